@@ -1,0 +1,295 @@
+"""The in-memory twin of the SQL store, for fast service tests.
+
+It behaves like the database where the service can tell: one lock held for
+the whole unit of work (so units serialize, like row locks), nothing visible
+unless committed (writes made in a unit are undone if it ends without
+`commit()`), JSON values copied through `json` (so what comes back is what a
+database would give back), and `wait_for_change` woken on commit.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from .ports import (
+    Credential,
+    DuplicateTable,
+    IdempotentResponse,
+    NewEvent,
+    OutboxMessage,
+    ReadOnlyUnit,
+    StaleVersion,
+    StoredEvent,
+    TableRow,
+    Webhook,
+)
+
+IDEMPOTENCY_TTL = timedelta(hours=24)
+_MISSING = object()
+
+
+def _json_copy(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _aware(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        raise ValueError(f"naive datetime {value!r}: pass a timezone-aware one")
+    return value.astimezone(UTC)
+
+
+class _Idem:
+    __slots__ = ("response", "created_at")
+
+    def __init__(self, response: IdempotentResponse, created_at: datetime) -> None:
+        self.response = response
+        self.created_at = created_at
+
+
+class MemoryUnitOfWork:
+    """Writes go straight to the store's dicts (the lock keeps them private)
+    with an undo log; `rollback` replays the log backwards."""
+
+    def __init__(self, store: MemoryStore, *, readonly: bool) -> None:
+        self._s = store
+        self._readonly = readonly
+        self._undo: list[Callable[[], None]] = []
+        self._changed_tables = False
+        self.committed = False
+
+    # -- plumbing
+
+    def _writing(self) -> None:
+        if self._readonly:
+            raise ReadOnlyUnit("this unit of work was opened with readonly=True")
+
+    def _set(self, d: dict[Any, Any], key: Any, value: Any) -> None:
+        old = d.get(key, _MISSING)
+        self._undo.append(lambda: d.__setitem__(key, old) if old is not _MISSING else d.pop(key, None))
+        d[key] = value
+
+    def _delete(self, d: dict[Any, Any], key: Any) -> None:
+        if key in d:
+            old = d.pop(key)
+            self._undo.append(lambda: d.__setitem__(key, old))
+
+    def rollback(self) -> None:
+        while self._undo:
+            self._undo.pop()()
+
+    # -- tables and streams
+
+    def create_table(self, table_id: str, invite_hash: str, now: datetime) -> None:
+        self._writing()
+        s = self._s
+        if table_id in s.tables or invite_hash in s.invites:
+            raise DuplicateTable(table_id)
+        now = _aware(now)
+        self._set(s.tables, table_id, TableRow(table_id, 0, "waiting", invite_hash, now, now))
+        self._set(s.invites, invite_hash, table_id)
+        self._set(s.events, table_id, [])
+
+    def lock_table(self, table_id: str) -> TableRow | None:
+        return self._s.tables.get(table_id)  # the unit already holds the store's lock
+
+    def table_by_invite(self, invite_hash: str, *, lock: bool = False) -> TableRow | None:
+        table_id = self._s.invites.get(invite_hash)
+        return None if table_id is None else self._s.tables.get(table_id)
+
+    def table_row(self, table_id: str) -> TableRow | None:
+        return self._s.tables.get(table_id)
+
+    def load_events(self, table_id: str, *, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        stream = self._s.events.get(table_id, [])
+        # seq n is at index n - 1
+        chosen = stream[max(after, 0) :] if limit is None else stream[max(after, 0) : max(after, 0) + max(limit, 0)]
+        return [StoredEvent(e.seq, e.type, e.schema_version, e.seat, e.at, _json_copy(e.data)) for e in chosen]
+
+    def append(
+        self,
+        table_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        status: str,
+        now: datetime,
+    ) -> list[StoredEvent]:
+        self._writing()
+        s = self._s
+        row = s.tables.get(table_id)
+        if row is None or row.version != expected_version:
+            raise StaleVersion(
+                f"table {table_id}: expected version {expected_version}, "
+                + ("no such table" if row is None else f"found {row.version}")
+            )
+        now = _aware(now)
+        stored = [
+            StoredEvent(expected_version + i, ev.type, ev.schema_version, ev.seat, now, _json_copy(ev.data))
+            for i, ev in enumerate(events, start=1)
+        ]
+        stream = s.events[table_id]
+        old_len = len(stream)
+        stream.extend(stored)
+        self._undo.append(lambda: stream.__delitem__(slice(old_len, None)))
+        new_row = TableRow(table_id, expected_version + len(stored), status, row.invite_hash, row.created_at, now)
+        self._set(s.tables, table_id, new_row)
+        self._changed_tables = True
+        return [StoredEvent(e.seq, e.type, e.schema_version, e.seat, e.at, _json_copy(e.data)) for e in stored]
+
+    # -- credentials
+
+    def add_credential(self, credential: Credential) -> None:
+        self._writing()
+        if credential.table_id not in self._s.tables:
+            raise KeyError(f"no table {credential.table_id}")  # the database's foreign key
+        if credential.token_hash in self._s.credentials:
+            raise KeyError(f"duplicate token hash {credential.token_hash}")
+        self._set(self._s.credentials, credential.token_hash, credential)
+
+    def credential(self, token_hash: str) -> Credential | None:
+        return self._s.credentials.get(token_hash)
+
+    def count_spectators(self, table_id: str) -> int:
+        return sum(1 for c in self._s.credentials.values() if c.table_id == table_id and c.role == "spectator")
+
+    # -- idempotency
+
+    def _live(self, scope: str, key: str, now: datetime) -> _Idem | None:
+        entry = self._s.idempotency.get((scope, key))
+        if entry is None or entry.created_at <= now - IDEMPOTENCY_TTL:
+            return None
+        return entry
+
+    def idempotent_response(self, scope: str, key: str) -> IdempotentResponse | None:
+        entry = self._live(scope, key, datetime.now(UTC))
+        return None if entry is None else entry.response
+
+    def begin_idempotent(self, scope: str, key: str, request_hash: str, now: datetime) -> bool:
+        self._writing()
+        now = _aware(now)
+        if self._live(scope, key, now) is not None:
+            return False
+        self._set(self._s.idempotency, (scope, key), _Idem(IdempotentResponse(request_hash, None, None, {}), now))
+        return True
+
+    def finish_idempotent(self, scope: str, key: str, status: int, body: str, headers: dict[str, str]) -> None:
+        self._writing()
+        entry = self._s.idempotency.get((scope, key))
+        if entry is not None:
+            response = IdempotentResponse(entry.response.request_hash, status, body, _json_copy(dict(headers)))
+            self._set(self._s.idempotency, (scope, key), _Idem(response, entry.created_at))
+
+    def forget_idempotent(self, scope: str, key: str) -> None:
+        self._writing()
+        self._delete(self._s.idempotency, (scope, key))
+
+    # -- webhooks and the outbox
+
+    def set_webhook(self, webhook: Webhook | None, *, table_id: str, seat: int) -> None:
+        self._writing()
+        if webhook is None:
+            self._delete(self._s.webhooks, (table_id, seat))
+        else:
+            if table_id not in self._s.tables:
+                raise KeyError(f"no table {table_id}")
+            self._set(
+                self._s.webhooks,
+                (table_id, seat),
+                Webhook(table_id, seat, webhook.url, webhook.secret, webhook.disabled),
+            )
+
+    def webhook(self, table_id: str, seat: int) -> Webhook | None:
+        return self._s.webhooks.get((table_id, seat))
+
+    def enqueue(self, message: OutboxMessage) -> None:
+        self._writing()
+        if message.id in self._s.outbox:
+            raise KeyError(f"duplicate outbox id {message.id}")
+        _aware(message.next_attempt_at)
+        self._set(self._s.outbox, message.id, message)
+
+    def claim_due(self, now: datetime, limit: int) -> list[OutboxMessage]:
+        now = _aware(now)
+        due = [m for m in self._s.outbox.values() if m.status == "pending" and m.next_attempt_at <= now]
+        due.sort(key=lambda m: (m.next_attempt_at, m.id))
+        return due[: max(limit, 0)]
+
+    def update_message(self, message: OutboxMessage) -> None:
+        self._writing()
+        old = self._s.outbox.get(message.id)
+        if old is not None:
+            self._set(
+                self._s.outbox,
+                message.id,
+                OutboxMessage(
+                    old.id,
+                    old.table_id,
+                    old.seat,
+                    old.type,
+                    old.payload,
+                    message.attempts,
+                    _aware(message.next_attempt_at),
+                    message.status,
+                    message.last_error,
+                ),
+            )
+
+    def commit(self) -> None:
+        self._undo.clear()
+        self.committed = True
+        if self._changed_tables:
+            self._changed_tables = False
+            self._s.changed.notify_all()
+
+
+class MemoryStore:
+    """The `Store` in a few dicts, behind one re-entrant lock."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.tables: dict[str, TableRow] = {}
+        self.invites: dict[str, str] = {}
+        self.events: dict[str, list[StoredEvent]] = {}
+        self.credentials: dict[str, Credential] = {}
+        self.idempotency: dict[tuple[str, str], _Idem] = {}
+        self.webhooks: dict[tuple[str, int], Webhook] = {}
+        self.outbox: dict[str, OutboxMessage] = {}
+
+    @contextmanager
+    def unit_of_work(self, *, readonly: bool = False) -> Iterator[MemoryUnitOfWork]:
+        with self.lock:
+            uow = MemoryUnitOfWork(self, readonly=readonly)
+            try:
+                yield uow
+            finally:
+                uow.rollback()  # a no-op after commit()
+
+    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
+        """True as soon as the table's version differs from `version` (a missing
+        table differs from any version); False after `timeout` seconds."""
+
+        def differs() -> bool:
+            row = self.tables.get(table_id)
+            return row is None or row.version != version
+
+        deadline = time.monotonic() + max(timeout, 0.0)
+        with self.changed:
+            while not differs():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self.changed.wait(remaining)
+            return True
+
+    def ping(self) -> bool:
+        return True
+
+    def dispose(self) -> None:
+        pass

@@ -1,0 +1,168 @@
+"""The store's interface: what the service may ask of any event store.
+
+Two implementations stand behind it: `api.store.sql` (SQLAlchemy, PostgreSQL
+in production and SQLite for `make serve`) and `api.store.memory` (an
+in-memory twin for fast service tests). The store knows nothing of the rules:
+it keeps event streams as JSON, credentials as hashes, idempotent responses
+and the webhook outbox.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+
+class StaleVersion(Exception):
+    """`append` was told a version that is no longer the table's (or no such table)."""
+
+
+class DuplicateTable(Exception):
+    """`create_table` with a table_id or invite_hash that is already taken."""
+
+
+class ReadOnlyUnit(Exception):
+    """A write was attempted in a unit of work opened with `readonly=True`."""
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be appended: the store assigns its seq."""
+
+    type: str
+    seat: int | None
+    data: dict[str, Any]
+    schema_version: int = 1
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event as kept in a table's stream."""
+
+    seq: int
+    type: str
+    schema_version: int
+    seat: int | None
+    at: datetime  # timezone-aware UTC
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """The summary row of a table: what must be found without a replay."""
+
+    table_id: str
+    version: int
+    status: str  # waiting | passing | playing | finished
+    invite_hash: str
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Credential:
+    """A bearer token's record (the token itself is never stored)."""
+
+    token_hash: str
+    table_id: str
+    role: str  # player | spectator
+    seat: int | None  # for players
+    spectator: int | None  # for spectators: 1, 2, ... in joining order
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class IdempotentResponse:
+    """A stored answer to a write, replayed for a retry with the same key."""
+
+    request_hash: str
+    status: int | None  # None while the first request is still in flight
+    body: str | None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """A viewer's webhook: where to POST notifications, and the signing secret."""
+
+    table_id: str
+    seat: int
+    url: str
+    secret: str  # "whsec_..." (base64 key after the prefix)
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class OutboxMessage:
+    """A notification waiting for delivery (or delivered, or given up on)."""
+
+    id: str  # the webhook-id: "msg_..."
+    table_id: str
+    seat: int
+    type: str  # your_turn | match_finished
+    payload: str  # the exact JSON body to POST
+    attempts: int
+    next_attempt_at: datetime
+    status: str  # pending | delivered | failed
+    last_error: str | None
+
+
+class UnitOfWork(Protocol):
+    """One transaction. Leaving the `with` block without `commit()` rolls back."""
+
+    # -- tables and streams
+    def create_table(self, table_id: str, invite_hash: str, now: datetime) -> None: ...
+    def lock_table(self, table_id: str) -> TableRow | None:
+        """The row, locked until the end of the transaction (serializes commands)."""
+    def table_by_invite(self, invite_hash: str, *, lock: bool = False) -> TableRow | None: ...
+    def table_row(self, table_id: str) -> TableRow | None: ...
+    def load_events(self, table_id: str, *, after: int = 0, limit: int | None = None) -> list[StoredEvent]: ...
+    def append(
+        self,
+        table_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        status: str,
+        now: datetime,
+    ) -> list[StoredEvent]:
+        """Append after `expected_version`, update the row; notify waiters on commit."""
+
+    # -- credentials
+    def add_credential(self, credential: Credential) -> None: ...
+    def credential(self, token_hash: str) -> Credential | None: ...
+    def count_spectators(self, table_id: str) -> int: ...
+
+    # -- idempotency (keyed by table, token hash and the client's key)
+    def idempotent_response(self, scope: str, key: str) -> IdempotentResponse | None: ...
+    def begin_idempotent(self, scope: str, key: str, request_hash: str, now: datetime) -> bool:
+        """Insert an in-flight marker; False when the key is already there."""
+    def finish_idempotent(self, scope: str, key: str, status: int, body: str, headers: dict[str, str]) -> None: ...
+    def forget_idempotent(self, scope: str, key: str) -> None: ...
+
+    # -- webhooks and the outbox
+    def set_webhook(self, webhook: Webhook | None, *, table_id: str, seat: int) -> None: ...
+    def webhook(self, table_id: str, seat: int) -> Webhook | None: ...
+    def enqueue(self, message: OutboxMessage) -> None: ...
+    def claim_due(self, now: datetime, limit: int) -> list[OutboxMessage]:
+        """Pending messages due by `now`, locked (SKIP LOCKED on PostgreSQL)."""
+    def update_message(self, message: OutboxMessage) -> None: ...
+
+    def commit(self) -> None: ...
+
+
+class Store(Protocol):
+    """A database: hands out units of work and wakes long polls."""
+
+    def unit_of_work(self, *, readonly: bool = False) -> AbstractContextManager[UnitOfWork]:
+        """One transaction. `readonly=True` for read paths: on SQLite it starts a
+        deferred transaction instead of taking the write lock; writes in it raise
+        `ReadOnlyUnit`."""
+    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
+        """Block until the table's version differs from `version` (True) or timeout (False)."""
+    def ping(self) -> bool: ...
+    def dispose(self) -> None: ...
+

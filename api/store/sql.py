@@ -1,0 +1,594 @@
+"""The SQLAlchemy store: PostgreSQL in production, SQLite for `make serve`.
+
+One `UnitOfWork` is one Connection and one transaction. Commands for a table
+serialize on its row: `SELECT ... FOR UPDATE` on PostgreSQL; on SQLite every
+writing unit of work starts with `BEGIN IMMEDIATE` (the database-wide write
+lock, taken up front so two writers never deadlock on a lock upgrade), and
+read-only units start a plain deferred `BEGIN`. `append` is a compare-and-set
+on `tables.version` as well, so a stale writer fails even without the lock.
+
+Long polls (`wait_for_change`) are woken by `LISTEN/NOTIFY` on PostgreSQL
+(one listener thread per store, falling back to polling while it is down)
+and by polling on SQLite.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import NullPool
+
+from . import models as m
+from .ports import (
+    Credential,
+    DuplicateTable,
+    IdempotentResponse,
+    NewEvent,
+    OutboxMessage,
+    ReadOnlyUnit,
+    StaleVersion,
+    StoredEvent,
+    TableRow,
+    Webhook,
+)
+
+log = logging.getLogger(__name__)
+
+NOTIFY_CHANNEL = "copas_tables"
+IDEMPOTENCY_TTL = timedelta(hours=24)
+SQLITE_POLL_SECONDS = 0.2
+PG_FALLBACK_POLL_SECONDS = 0.5
+_READONLY = "copas_readonly"  # a Connection execution option, read by the SQLite "begin" hook
+
+
+# --------------------------------------------------------------------------- engines
+
+
+def normalize_url(url: str | URL) -> URL:
+    """The URL with the driver we ship: plain `postgresql://` (or `postgres://`)
+    means psycopg 3, not SQLAlchemy's default psycopg2."""
+    u = make_url(url) if isinstance(url, str) else url
+    if u.drivername in ("postgresql", "postgres"):
+        u = u.set(drivername="postgresql+psycopg")
+    return u
+
+
+def make_engine(url: str | URL, **kwargs: Any) -> Engine:
+    """An Engine set up for this store (also used by the migrations' env.py)."""
+    u = normalize_url(url)
+    backend = u.get_backend_name()
+    if backend == "sqlite":
+        if u.database and u.database != ":memory:" and not u.database.startswith("file:"):
+            Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        connect_args = {"timeout": 30, "check_same_thread": False, **kwargs.pop("connect_args", {})}
+        engine = create_engine(u, connect_args=connect_args, **kwargs)
+        _install_sqlite_hooks(engine)
+        return engine
+    if backend == "postgresql":
+        if kwargs.get("poolclass") is not NullPool:
+            kwargs.setdefault("pool_size", 10)
+            kwargs.setdefault("max_overflow", 20)
+            kwargs.setdefault("pool_pre_ping", True)
+            kwargs.setdefault("pool_recycle", 1800)
+        return create_engine(u, **kwargs)
+    return create_engine(u, **kwargs)
+
+
+def _install_sqlite_hooks(engine: Engine) -> None:
+    """pysqlite's own transaction handling is off; we emit BEGIN ourselves.
+
+    (The recipe from SQLAlchemy's SQLite docs, "Serializable isolation /
+    Savepoints / Transactional DDL".)
+    """
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # no implicit BEGIN from pysqlite
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        if conn.get_execution_options().get(_READONLY):
+            conn.exec_driver_sql("BEGIN")
+        else:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        table_id=r.table_id,
+        version=r.version,
+        status=r.status,
+        invite_hash=r.invite_hash,
+        created_at=r.created_at,
+        updated_at=r.updated_at,
+    )
+
+
+def _outbox_message(r: Any) -> OutboxMessage:
+    return OutboxMessage(
+        id=r.id,
+        table_id=r.table_id,
+        seat=r.seat,
+        type=r.type,
+        payload=r.payload,
+        attempts=r.attempts,
+        next_attempt_at=r.next_attempt_at,
+        status=r.status,
+        last_error=r.last_error,
+    )
+
+
+# --------------------------------------------------------------------------- unit of work
+
+
+class SqlUnitOfWork:
+    """One transaction on one Connection (see `SqlStore.unit_of_work`)."""
+
+    def __init__(self, conn: Connection, *, readonly: bool) -> None:
+        self._conn = conn
+        self._readonly = readonly
+        self._postgres = conn.dialect.name == "postgresql"
+        self.committed = False
+
+    def _writing(self) -> None:
+        if self._readonly:
+            raise ReadOnlyUnit("this unit of work was opened with readonly=True")
+
+    def _insert_ignoring_conflicts(self, table: Any, values: dict[str, Any]) -> bool:
+        """INSERT ... ON CONFLICT DO NOTHING; True when the row went in."""
+        dialect = pg_dialect if self._postgres else sqlite_dialect
+        stmt = dialect.insert(table).values(**values).on_conflict_do_nothing()
+        return self._conn.execute(stmt).rowcount == 1
+
+    # -- tables and streams
+
+    def create_table(self, table_id: str, invite_hash: str, now: datetime) -> None:
+        self._writing()
+        inserted = self._insert_ignoring_conflicts(
+            m.tables,
+            dict(
+                table_id=table_id,
+                version=0,
+                status="waiting",
+                invite_hash=invite_hash,
+                created_at=now,
+                updated_at=now,
+            ),
+        )
+        if not inserted:
+            raise DuplicateTable(table_id)
+
+    def lock_table(self, table_id: str) -> TableRow | None:
+        stmt = select(m.tables).where(m.tables.c.table_id == table_id)
+        if self._postgres:
+            stmt = stmt.with_for_update()
+        r = self._conn.execute(stmt).one_or_none()
+        return _table_row(r) if r else None
+
+    def table_by_invite(self, invite_hash: str, *, lock: bool = False) -> TableRow | None:
+        stmt = select(m.tables).where(m.tables.c.invite_hash == invite_hash)
+        if lock and self._postgres:
+            stmt = stmt.with_for_update()
+        r = self._conn.execute(stmt).one_or_none()
+        return _table_row(r) if r else None
+
+    def table_row(self, table_id: str) -> TableRow | None:
+        r = self._conn.execute(select(m.tables).where(m.tables.c.table_id == table_id)).one_or_none()
+        return _table_row(r) if r else None
+
+    def load_events(self, table_id: str, *, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        e = m.events
+        stmt = select(e).where(e.c.table_id == table_id, e.c.seq > after).order_by(e.c.seq)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        return [
+            StoredEvent(
+                seq=r.seq,
+                type=r.type,
+                schema_version=r.schema_version,
+                seat=r.seat,
+                at=r.at,
+                data=r.data,
+            )
+            for r in self._conn.execute(stmt)
+        ]
+
+    def append(
+        self,
+        table_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        status: str,
+        now: datetime,
+    ) -> list[StoredEvent]:
+        self._writing()
+        new_version = expected_version + len(events)
+        # Compare-and-set: a writer that read an older version changes nothing.
+        result = self._conn.execute(
+            update(m.tables)
+            .where(m.tables.c.table_id == table_id, m.tables.c.version == expected_version)
+            .values(version=new_version, status=status, updated_at=now)
+        )
+        if result.rowcount != 1:
+            current = self.table_row(table_id)
+            raise StaleVersion(
+                f"table {table_id}: expected version {expected_version}, "
+                + ("no such table" if current is None else f"found {current.version}")
+            )
+        stored = [
+            StoredEvent(
+                seq=expected_version + i,
+                type=ev.type,
+                schema_version=ev.schema_version,
+                seat=ev.seat,
+                at=now,
+                data=ev.data,
+            )
+            for i, ev in enumerate(events, start=1)
+        ]
+        if stored:
+            self._conn.execute(
+                insert(m.events),
+                [
+                    dict(
+                        table_id=table_id,
+                        seq=s.seq,
+                        type=s.type,
+                        schema_version=s.schema_version,
+                        seat=s.seat,
+                        at=s.at,
+                        data=s.data,
+                    )
+                    for s in stored
+                ],
+            )
+            if self._postgres:
+                # Delivered to listeners only when (and if) the transaction commits.
+                self._conn.execute(
+                    select(func.pg_notify(NOTIFY_CHANNEL, f"{table_id}:{new_version}"))
+                )
+        return stored
+
+    # -- credentials
+
+    def add_credential(self, credential: Credential) -> None:
+        self._writing()
+        self._conn.execute(
+            insert(m.credentials).values(
+                token_hash=credential.token_hash,
+                table_id=credential.table_id,
+                role=credential.role,
+                seat=credential.seat,
+                spectator=credential.spectator,
+                created_at=credential.created_at,
+            )
+        )
+
+    def credential(self, token_hash: str) -> Credential | None:
+        c = m.credentials
+        r = self._conn.execute(select(c).where(c.c.token_hash == token_hash)).one_or_none()
+        if r is None:
+            return None
+        return Credential(
+            token_hash=r.token_hash,
+            table_id=r.table_id,
+            role=r.role,
+            seat=r.seat,
+            spectator=r.spectator,
+            created_at=r.created_at,
+        )
+
+    def count_spectators(self, table_id: str) -> int:
+        c = m.credentials
+        stmt = select(func.count()).select_from(c).where(c.c.table_id == table_id, c.c.role == "spectator")
+        return int(self._conn.execute(stmt).scalar_one())
+
+    # -- idempotency
+
+    def idempotent_response(self, scope: str, key: str) -> IdempotentResponse | None:
+        i = m.idempotency
+        cutoff = datetime.now(UTC) - IDEMPOTENCY_TTL
+        r = self._conn.execute(
+            select(i).where(i.c.scope == scope, i.c.key == key, i.c.created_at > cutoff)
+        ).one_or_none()
+        if r is None:
+            return None
+        return IdempotentResponse(
+            request_hash=r.request_hash, status=r.status, body=r.body, headers=dict(r.headers or {})
+        )
+
+    def begin_idempotent(self, scope: str, key: str, request_hash: str, now: datetime) -> bool:
+        self._writing()
+        i = m.idempotency
+        # Expired entries count as absent: purge this scope's, lazily.
+        self._conn.execute(delete(i).where(i.c.scope == scope, i.c.created_at <= now - IDEMPOTENCY_TTL))
+        return self._insert_ignoring_conflicts(
+            i,
+            dict(scope=scope, key=key, request_hash=request_hash, status=None, body=None, headers={}, created_at=now),
+        )
+
+    def finish_idempotent(self, scope: str, key: str, status: int, body: str, headers: dict[str, str]) -> None:
+        self._writing()
+        i = m.idempotency
+        self._conn.execute(
+            update(i).where(i.c.scope == scope, i.c.key == key).values(status=status, body=body, headers=dict(headers))
+        )
+
+    def forget_idempotent(self, scope: str, key: str) -> None:
+        self._writing()
+        i = m.idempotency
+        self._conn.execute(delete(i).where(i.c.scope == scope, i.c.key == key))
+
+    # -- webhooks and the outbox
+
+    def set_webhook(self, webhook: Webhook | None, *, table_id: str, seat: int) -> None:
+        self._writing()
+        w = m.webhooks
+        self._conn.execute(delete(w).where(w.c.table_id == table_id, w.c.seat == seat))
+        if webhook is not None:
+            self._conn.execute(
+                insert(w).values(
+                    table_id=table_id, seat=seat, url=webhook.url, secret=webhook.secret, disabled=webhook.disabled
+                )
+            )
+
+    def webhook(self, table_id: str, seat: int) -> Webhook | None:
+        w = m.webhooks
+        r = self._conn.execute(select(w).where(w.c.table_id == table_id, w.c.seat == seat)).one_or_none()
+        if r is None:
+            return None
+        return Webhook(table_id=r.table_id, seat=r.seat, url=r.url, secret=r.secret, disabled=bool(r.disabled))
+
+    def enqueue(self, message: OutboxMessage) -> None:
+        self._writing()
+        self._conn.execute(
+            insert(m.outbox).values(
+                id=message.id,
+                table_id=message.table_id,
+                seat=message.seat,
+                type=message.type,
+                payload=message.payload,
+                attempts=message.attempts,
+                next_attempt_at=message.next_attempt_at,
+                status=message.status,
+                last_error=message.last_error,
+                created_at=datetime.now(UTC),
+            )
+        )
+
+    def claim_due(self, now: datetime, limit: int) -> list[OutboxMessage]:
+        o = m.outbox
+        stmt = (
+            select(o)
+            .where(o.c.status == "pending", o.c.next_attempt_at <= now)
+            .order_by(o.c.next_attempt_at, o.c.id)
+            .limit(limit)
+        )
+        if self._postgres:
+            stmt = stmt.with_for_update(skip_locked=True)
+        return [_outbox_message(r) for r in self._conn.execute(stmt)]
+
+    def update_message(self, message: OutboxMessage) -> None:
+        self._writing()
+        o = m.outbox
+        self._conn.execute(
+            update(o)
+            .where(o.c.id == message.id)
+            .values(
+                attempts=message.attempts,
+                next_attempt_at=message.next_attempt_at,
+                status=message.status,
+                last_error=message.last_error,
+            )
+        )
+
+    def commit(self) -> None:
+        self._conn.commit()
+        self.committed = True
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class SqlStore:
+    """The `Store` over a SQLAlchemy URL (`postgresql+psycopg://...` or `sqlite:///path`).
+
+    The schema must already exist: run `api.store.migrate.upgrade(url)` first.
+    """
+
+    def __init__(self, url: str, **engine_kwargs: Any) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url, **engine_kwargs)
+        self._postgres = self.engine.dialect.name == "postgresql"
+        self._listener: _PgListener | None = None
+        self._listener_guard = threading.Lock()
+        self._disposed = False
+
+    @contextmanager
+    def unit_of_work(self, *, readonly: bool = False) -> Iterator[SqlUnitOfWork]:
+        with self.engine.connect() as conn:
+            if readonly:
+                conn.execution_options(**{_READONLY: True})
+            conn.begin()
+            uow = SqlUnitOfWork(conn, readonly=readonly)
+            try:
+                yield uow
+            finally:
+                # Anything not committed (an exception, or no commit() call) is undone.
+                if conn.in_transaction():
+                    conn.rollback()
+
+    def _version(self, table_id: str) -> int | None:
+        with self.engine.connect() as conn:
+            conn.execution_options(**{_READONLY: True})
+            return conn.execute(
+                select(m.tables.c.version).where(m.tables.c.table_id == table_id)
+            ).scalar_one_or_none()
+
+    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
+        """True as soon as the table's version differs from `version` (a missing
+        table differs from any version); False after `timeout` seconds."""
+        deadline = time.monotonic() + max(timeout, 0.0)
+        if not self._postgres:
+            while True:
+                if self._version(table_id) != version:
+                    return True
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                time.sleep(min(SQLITE_POLL_SECONDS, remaining))
+
+        listener = self._get_listener()
+        woken = threading.Event()
+        listener.register(table_id, woken)
+        try:
+            while True:
+                # Clear, then check, then wait: a notification that lands after
+                # the check sets the event again, so it is never missed.
+                woken.clear()
+                if self._version(table_id) != version:
+                    return True
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                if not listener.healthy:
+                    remaining = min(remaining, PG_FALLBACK_POLL_SECONDS)
+                woken.wait(remaining)
+        finally:
+            listener.unregister(table_id, woken)
+
+    def _get_listener(self) -> _PgListener:
+        with self._listener_guard:
+            if self._listener is None:
+                if self._disposed:
+                    raise RuntimeError("the store has been disposed")
+                self._listener = _PgListener(self.url)
+                self._listener.start()
+            return self._listener
+
+    def ping(self) -> bool:
+        try:
+            with self.engine.connect() as conn:
+                conn.execution_options(**{_READONLY: True})
+                conn.execute(select(1)).scalar_one()
+            return True
+        except Exception:  # noqa: BLE001 - a health check reports, it never raises
+            log.warning("database ping failed", exc_info=True)
+            return False
+
+    def dispose(self) -> None:
+        with self._listener_guard:
+            self._disposed = True
+            listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.stop()
+        self.engine.dispose()
+
+
+# --------------------------------------------------------------------------- LISTEN/NOTIFY
+
+
+class _PgListener:
+    """A daemon thread on its own psycopg connection, `LISTEN copas_tables`.
+
+    Waiters register a threading.Event per table; a notification `table_id:version`
+    sets the events of that table. Whenever the listener (re)connects or loses
+    its connection it sets *every* event, so waiters re-check the version (they
+    may have missed a notification) and, while it is down, poll.
+    """
+
+    IDLE_CHECK_SECONDS = 30.0
+    MAX_BACKOFF_SECONDS = 30.0
+
+    def __init__(self, url: URL) -> None:
+        # psycopg takes a libpq URL: same URL without SQLAlchemy's "+psycopg".
+        self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._waiters: dict[str, set[threading.Event]] = {}
+        self._guard = threading.Lock()
+        self._stop = threading.Event()
+        self._healthy = False
+        self._thread = threading.Thread(target=self._run, name="copas-pg-listener", daemon=True)
+
+    @property
+    def healthy(self) -> bool:
+        return self._healthy
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def register(self, table_id: str, woken: threading.Event) -> None:
+        with self._guard:
+            self._waiters.setdefault(table_id, set()).add(woken)
+
+    def unregister(self, table_id: str, woken: threading.Event) -> None:
+        with self._guard:
+            waiting = self._waiters.get(table_id)
+            if waiting is not None:
+                waiting.discard(woken)
+                if not waiting:
+                    del self._waiters[table_id]
+
+    def _wake(self, table_id: str | None) -> None:
+        with self._guard:
+            if table_id is None:
+                targets = [ev for evs in self._waiters.values() for ev in evs]
+            else:
+                targets = list(self._waiters.get(table_id, ()))
+        for ev in targets:
+            ev.set()
+
+    def _run(self) -> None:
+        import psycopg
+
+        backoff = 0.5
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._conninfo, autocommit=True, connect_timeout=10) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self._healthy = True
+                    backoff = 0.5
+                    self._wake(None)  # anything sent while we were away: re-check
+                    last_check = time.monotonic()
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            table_id, _, _version = note.payload.rpartition(":")
+                            self._wake(table_id)
+                        if time.monotonic() - last_check > self.IDLE_CHECK_SECONDS:
+                            conn.execute("SELECT 1")  # notice a silently dead connection
+                            last_check = time.monotonic()
+            except Exception:  # noqa: BLE001 - keep listening whatever happens
+                if self._stop.is_set():
+                    break
+                log.warning("LISTEN %s connection lost; polling until it is back", NOTIFY_CHANNEL, exc_info=True)
+            finally:
+                self._healthy = False
+                self._wake(None)  # switch waiters to polling
+            self._stop.wait(backoff)
+            backoff = min(backoff * 2, self.MAX_BACKOFF_SECONDS)
