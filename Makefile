@@ -1,0 +1,45 @@
+# The two commands of the contract: `make serve` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: serve test install install-dev openapi bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.dev-installed
+
+# Serve the API (and webhook delivery) on http://127.0.0.1:8000.
+# Without DATABASE_URL the table lives in an SQLite file under var/.
+serve: $(VENV)/.installed
+	mkdir -p var
+	$(BIN)/copas serve --host 127.0.0.1 --port 8000
+
+# The whole suite: import contracts, then pytest (SQLite always,
+# PostgreSQL too when DATABASE_URL names one).
+test: $(VENV)/.dev-installed
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+
+# Regenerate the committed OpenAPI document from the running code.
+openapi: $(VENV)/.installed
+	$(BIN)/copas openapi > openapi/openapi.json
+
+bench: $(VENV)/.dev-installed
+	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/audit.py
+	$(BIN)/python bench/http.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .hypothesis

@@ -1,0 +1,28 @@
+"""The rules of Copas as pure, replayable code: standard library only.
+
+    decide(state, command, context) -> events      (or a named RuleViolation)
+    evolve(state, recorded) -> state                (never raises)
+    replay(stream) -> state
+    table_view(state, viewer), legal_moves(state, seat), playable(state, seat)
+"""
+
+from .decide import Context, apply, decide, deal
+from .evolve import evolve, replay
+from .moves import legal_moves, playable
+from .state import TableState
+from .viewers import Viewer
+from .views import table_view
+
+__all__ = [
+    "Context",
+    "TableState",
+    "Viewer",
+    "apply",
+    "deal",
+    "decide",
+    "evolve",
+    "legal_moves",
+    "playable",
+    "replay",
+    "table_view",
+]

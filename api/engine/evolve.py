@@ -1,0 +1,292 @@
+"""evolve(state, recorded) applies one event; replay folds a stream.
+
+Events are facts: `evolve` trusts them and never raises. Every derived
+number (scores, points, whose turn) is recomputed here, never read from a
+stored summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+from .cards import TWO_OF_CLUBS, Card, sorted_cards
+from .events import (
+    BotSeated,
+    CardPlayed,
+    Event,
+    MatchAbandoned,
+    MatchStarted,
+    PassChosen,
+    PlayerSeated,
+    PreferencesChanged,
+    Recorded,
+    Resigned,
+    RevokeAccused,
+    RoundDealt,
+    SpectatorJoined,
+    TableCreated,
+)
+from .results import forfeit_result, target_result
+from .rules import (
+    accusation_points,
+    breaks_hearts,
+    is_revoke,
+    pass_direction,
+    receiver_of,
+    round_points,
+    trick_points,
+    trick_winner,
+)
+from .state import (
+    NO_POINTS,
+    Accusation,
+    Direction,
+    EndReason,
+    Match,
+    Round,
+    RoundRecord,
+    Seat,
+    SeatKind,
+    Spectator,
+    TableState,
+    Trick,
+    evolved,
+)
+
+
+def evolve(state: TableState, recorded: Recorded) -> TableState:
+    """The state after one recorded event."""
+    event = recorded.event
+    apply = _APPLY.get(type(event))
+    changed = apply(state, event, recorded.at) if apply is not None else state
+    return evolved(changed, version=recorded.seq, updated_at=recorded.at)
+
+
+def replay(stream: Iterable[Recorded], state: TableState | None = None) -> TableState:
+    """Fold a stream of recorded events into the state they describe."""
+    state = TableState() if state is None else state
+    for recorded in stream:
+        state = evolve(state, recorded)
+    return state
+
+
+# -- the table ---------------------------------------------------------------
+
+
+def _table_created(state: TableState, event: TableCreated, at: datetime) -> TableState:
+    seats = (Seat(SeatKind.HUMAN, event.name),) + state.seats[1:]
+    return evolved(state, created=True, options=event.options, seats=seats)
+
+
+def _player_seated(state: TableState, event: PlayerSeated, at: datetime) -> TableState:
+    return _with_seat(state, event.seat, Seat(SeatKind.HUMAN, event.name))
+
+
+def _bot_seated(state: TableState, event: BotSeated, at: datetime) -> TableState:
+    return _with_seat(state, event.seat, Seat(SeatKind.BOT, event.name, bot_level=event.level))
+
+
+def _spectator_joined(state: TableState, event: SpectatorJoined, at: datetime) -> TableState:
+    return evolved(state, spectators=state.spectators + (Spectator(event.spectator, event.name),))
+
+
+def _preferences_changed(state: TableState, event: PreferencesChanged, at: datetime) -> TableState:
+    changes = {key: value for key, value in (("name", event.name), ("deck_design", event.deck_design)) if value is not None}
+    if event.seat is not None and 0 <= event.seat < 4:
+        return _with_seat(state, event.seat, evolved(state.seats[event.seat], **changes))
+    spectators = tuple(
+        evolved(spectator, **changes) if spectator.number == event.spectator else spectator
+        for spectator in state.spectators
+    )
+    return evolved(state, spectators=spectators)
+
+
+def _with_seat(state: TableState, seat: int, value: Seat) -> TableState:
+    seats = list(state.seats)
+    seats[seat] = value
+    return evolved(state, seats=tuple(seats))
+
+
+# -- the match ---------------------------------------------------------------
+
+
+def _match_started(state: TableState, event: MatchStarted, at: datetime) -> TableState:
+    return evolved(state, matches=state.matches + (Match(event.match),))
+
+
+def _resigned(state: TableState, event: Resigned, at: datetime) -> TableState:
+    # The resigning seat loses; the lowest of the other three wins.
+    return _finish(state, (event.seat,), EndReason.RESIGN)
+
+
+def _match_abandoned(state: TableState, event: MatchAbandoned, at: datetime) -> TableState:
+    # The seats being waited on lose; the lowest of the present seats wins.
+    return _finish(state, event.awaited, EndReason.ABANDON)
+
+
+def _finish(state: TableState, losers: tuple[int, ...], reason: EndReason) -> TableState:
+    match = state.match
+    if match is None or match.result is not None:
+        return state
+    result = forfeit_result(match.scores, losers, reason)
+    return _with_match(state, evolved(match, result=result))
+
+
+def _with_match(state: TableState, match: Match) -> TableState:
+    return evolved(state, matches=state.matches[:-1] + (match,))
+
+
+# -- the round ---------------------------------------------------------------
+
+
+def _round_dealt(state: TableState, event: RoundDealt, at: datetime) -> TableState:
+    match = state.match
+    if match is None:
+        return state
+    dealt = tuple(tuple(hand or ()) for hand in event.hands)
+    hands = tuple(frozenset(hand) for hand in dealt)
+    direction = pass_direction(event.round)
+    rnd = Round(
+        number=event.round,
+        direction=direction,
+        dealt=dealt,
+        salt=event.salt or "",
+        commitment=event.commitment,
+        hands=hands,
+        passes=(None, None, None, None),
+        # Round 4 of every cycle has no pass: the tricks start at once.
+        exchanged=direction is Direction.NONE,
+        trick=Trick(1, _holder_of_two_of_clubs(hands)),
+        tricks=(),
+        taken=NO_POINTS,
+        tricks_taken=NO_POINTS,
+        hearts_broken=False,
+        revokes=(),
+        awaiting_since=at,
+    )
+    return _with_match(state, evolved(match, round=rnd))
+
+
+def _pass_chosen(state: TableState, event: PassChosen, at: datetime) -> TableState:
+    match = state.match
+    rnd = match.round if match is not None else None
+    if rnd is None or event.cards is None:
+        return state
+    seat = event.seat
+    passes = list(rnd.passes)
+    passes[seat] = sorted_cards(event.cards)
+    hands = list(rnd.hands)
+    hands[seat] = hands[seat] - frozenset(event.cards)
+    rnd = evolved(rnd, passes=tuple(passes), hands=tuple(hands))
+    if all(chosen is not None for chosen in passes):
+        rnd = _exchange(rnd, at)
+    return _with_match(state, evolved(match, round=rnd))
+
+
+def _exchange(rnd: Round, at: datetime) -> Round:
+    # The exchange happens at once when the fourth choice arrives.
+    hands = list(rnd.hands)
+    for giver, cards in enumerate(rnd.passes):
+        receiver = receiver_of(giver, rnd.direction)
+        hands[receiver] = hands[receiver] | frozenset(cards or ())
+    return evolved(
+        rnd,
+        hands=tuple(hands),
+        exchanged=True,
+        trick=Trick(1, _holder_of_two_of_clubs(hands)),
+        awaiting_since=at,
+    )
+
+
+def _card_played(state: TableState, event: CardPlayed, at: datetime) -> TableState:
+    match = state.match
+    rnd = match.round if match is not None else None
+    if rnd is None:
+        return state
+    seat, card = event.seat, event.card
+    revokes = rnd.revokes + ((seat, rnd.trick.number),) if is_revoke(rnd, seat, card) else rnd.revokes
+    hands = list(rnd.hands)
+    hands[seat] = hands[seat] - {card}
+    trick = rnd.trick
+    trick = Trick(trick.number, trick.leader, trick.cards + ((seat, card),))
+    rnd = evolved(
+        rnd,
+        hands=tuple(hands),
+        trick=trick,
+        revokes=revokes,
+        hearts_broken=rnd.hearts_broken or breaks_hearts(card),
+        awaiting_since=at,
+    )
+    if trick.is_complete:
+        rnd = _complete_trick(rnd, trick)
+        if rnd.is_complete:
+            points, moon = round_points(rnd.taken)
+            return _end_round(state, match, rnd, points, moon, None)
+    return _with_match(state, evolved(match, round=rnd))
+
+
+def _complete_trick(rnd: Round, trick: Trick) -> Round:
+    # The highest card of the led suit wins the trick; the winner leads the next.
+    winner = trick_winner(trick)
+    done = Trick(trick.number, trick.leader, trick.cards, winner)
+    taken = list(rnd.taken)
+    taken[winner] += trick_points(done)
+    tricks_taken = list(rnd.tricks_taken)
+    tricks_taken[winner] += 1
+    return evolved(
+        rnd,
+        trick=Trick(trick.number + 1, winner),
+        tricks=rnd.tricks + (done,),
+        taken=tuple(taken),
+        tricks_taken=tuple(tricks_taken),
+    )
+
+
+def _revoke_accused(state: TableState, event: RevokeAccused, at: datetime) -> TableState:
+    match = state.match
+    rnd = match.round if match is not None else None
+    if rnd is None:
+        return state
+    # The round ends at once: 26 to the penalized seat, 0 to the others.
+    accusation = Accusation(event.seat, event.accused, event.revoke_found, event.penalized_seat)
+    return _end_round(state, match, rnd, accusation_points(event.penalized_seat), None, accusation)
+
+
+def _end_round(
+    state: TableState,
+    match: Match,
+    rnd: Round,
+    points: tuple[int, ...],
+    moon: int | None,
+    accusation: Accusation | None,
+) -> TableState:
+    # Round points are added to the match scores; then the end-of-match check runs.
+    scores = tuple(score + added for score, added in zip(match.scores, points, strict=True))
+    record = RoundRecord(rnd, points, moon, accusation, scores)
+    result = target_result(scores, state.options)
+    return _with_match(state, evolved(match, scores=scores, history=match.history + (record,), round=None, result=result))
+
+
+def _holder_of_two_of_clubs(hands: tuple[frozenset[Card], ...] | list[frozenset[Card]]) -> int:
+    # Trick 1: the holder of the two of clubs leads.
+    for seat, hand in enumerate(hands):
+        if TWO_OF_CLUBS in hand:
+            return seat
+    return 0
+
+
+_APPLY: dict[type[Event], Callable[[TableState, Event, datetime], TableState]] = {
+    TableCreated: _table_created,
+    PlayerSeated: _player_seated,
+    BotSeated: _bot_seated,
+    SpectatorJoined: _spectator_joined,
+    PreferencesChanged: _preferences_changed,
+    MatchStarted: _match_started,
+    RoundDealt: _round_dealt,
+    PassChosen: _pass_chosen,
+    CardPlayed: _card_played,
+    RevokeAccused: _revoke_accused,
+    Resigned: _resigned,
+    MatchAbandoned: _match_abandoned,
+}  # type: ignore[dict-item]
