@@ -160,7 +160,9 @@ class SqlUnitOfWork:
         """INSERT ... ON CONFLICT DO NOTHING; True when the row went in."""
         dialect = pg_dialect if self._postgres else sqlite_dialect
         stmt = dialect.insert(table).values(**values).on_conflict_do_nothing()
-        return self._conn.execute(stmt).rowcount == 1
+        # rowcount is not reliable for INSERT (SQLAlchemy leaves it -1 on psycopg)
+        stmt = stmt.returning(*table.primary_key.columns)
+        return self._conn.execute(stmt).first() is not None
 
     # -- tables and streams
 
