@@ -33,9 +33,9 @@ def upgrade(url: str, revision: str = "head") -> None:
 def current(url: str) -> str | None:
     """The database's alembic revision, or None before any migration."""
     from alembic.runtime.migration import MigrationContext
+    from sqlalchemy.pool import NullPool
 
     from .sql import make_engine
-    from sqlalchemy.pool import NullPool
 
     engine = make_engine(url, poolclass=NullPool)
     try:
