@@ -6,10 +6,10 @@ import random
 
 from ..commands import ChoosePass, Command, PlayCard
 from ..state import TableState
-from . import basic
+from . import basic, strong
 from .view import BotView, bot_view
 
-POLICIES = {"basic": basic, "strong": basic}
+POLICIES = {"basic": basic, "strong": strong}
 
 
 def seats_to_act(state: TableState) -> tuple[int, ...]:
