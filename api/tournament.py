@@ -1,0 +1,236 @@
+"""copas tournament: duplicate deals between bot levels, to measure them.
+
+    copas tournament --players strong,basic,basic,basic --deals 200 --seed 1
+
+Each deal (one round's four hands) is played four times with the player list
+rotated over the seats, so every player holds every hand once and the luck
+of the cards cancels. Rounds are scored on their own (the pass direction
+cycles with the deal index). Everything random comes from `--seed`: the
+deals and every bot's rng, and the strong bot searches with a rollout budget,
+not a clock, so a run is reproducible (except for the timings).
+
+Output: each player's average points per round with a 95% confidence
+interval (over deals, the unit of the duplicate design), its difference from
+the other three players' average, and decision times per level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from api.engine import Context, apply, decide
+from api.engine.bots import basic, strong
+from api.engine.bots.view import BotView, bot_view
+from api.engine.cards import Card
+from api.engine.commands import ChoosePass, PlayCard
+from api.engine.decide import deal as deal_round
+from api.engine.events import BotSeated, MatchStarted, TableCreated
+from api.engine.state import Options, TableState
+
+KINDS = ("random", "basic", "strong")
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+class RandomPlayer:
+    """Uniform among the legal moves."""
+
+    def choose_pass(self, view: BotView, rng: random.Random) -> tuple[Card, ...]:
+        return tuple(rng.sample(view.legal, 3))
+
+    def choose_play(self, view: BotView, rng: random.Random) -> Card:
+        return rng.choice(view.legal)
+
+
+def make_player(kind: str, rollouts: int):
+    if kind == "random":
+        return RandomPlayer()
+    if kind == "basic":
+        return basic
+    if kind == "strong":
+        return strong.StrongPolicy(rollouts=rollouts, seconds=None)
+    raise ValueError(f"unknown player kind {kind!r}: one of {', '.join(KINDS)}")
+
+
+@dataclass
+class DealResult:
+    points: list[list[int]]  # [rotation][player]
+    times: dict[str, list[float]] = field(default_factory=dict)  # "kind phase" -> seconds
+
+
+def _table(deal_index: int, seed: int) -> TableState:
+    events = [TableCreated(0, "P0", Options())]
+    events += [BotSeated(seat, f"P{seat}", "basic") for seat in (1, 2, 3)]
+    events.append(MatchStarted(1))
+    # The pass direction cycles with the deal index: left, right, across, none.
+    events.append(deal_round(1, deal_index % 4 + 1, random.Random(f"{seed}/deal/{deal_index}")))
+    return apply(TableState(), events, T0)
+
+
+def play_deal(seed: int, deal_index: int, kinds: Sequence[str], rollouts: int) -> DealResult:
+    """The deal played four times, the players rotated over the seats."""
+    start = _table(deal_index, seed)
+    context = Context(now=T0, rng=random.Random(0))
+    result = DealResult(points=[])
+    for rotation in range(4):
+        # Player p sits at seat (p + rotation) % 4.
+        at_seat = [(seat - rotation) % 4 for seat in range(4)]
+        players = [make_player(kinds[at_seat[seat]], rollouts) for seat in range(4)]
+        rngs = [random.Random(f"{seed}/{deal_index}/{rotation}/{at_seat[seat]}") for seat in range(4)]
+        state = start
+        while state.match is not None and not state.match.history:
+            for seat in state.awaiting:
+                view = bot_view(state, seat)
+                assert view is not None
+                kind = kinds[at_seat[seat]]
+                began = time.perf_counter()
+                if view.phase == "pass":
+                    command = ChoosePass(seat, players[seat].choose_pass(view, rng=rngs[seat]))
+                else:
+                    command = PlayCard(seat, players[seat].choose_play(view, rng=rngs[seat]))
+                result.times.setdefault(f"{kind} {view.phase}", []).append(time.perf_counter() - began)
+                state = apply(state, decide(state, command, context), T0)
+                if state.match.history:
+                    break
+        points = state.match.history[0].points
+        result.points.append([points[(player + rotation) % 4] for player in range(4)])
+    return result
+
+
+def _deal_job(job: tuple[int, int, tuple[str, ...], int]) -> DealResult:
+    return play_deal(*job)
+
+
+@dataclass
+class Summary:
+    kinds: tuple[str, ...]
+    deals: int
+    per_deal: list[list[float]]  # [deal][player]: average points per round over the 4 rotations
+    times: dict[str, list[float]]
+
+    def mean_ci(self, values: list[float]) -> tuple[float, float]:
+        mean = statistics.fmean(values)
+        half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+        return mean, half
+
+    def player(self, player: int) -> tuple[float, float]:
+        return self.mean_ci([deal[player] for deal in self.per_deal])
+
+    def versus_others(self, player: int) -> tuple[float, float]:
+        return self.mean_ci(
+            [deal[player] - sum(deal[other] for other in range(4) if other != player) / 3 for deal in self.per_deal]
+        )
+
+
+def run(
+    kinds: Sequence[str],
+    deals: int,
+    seed: int,
+    rollouts: int = strong.DEFAULT_ROLLOUTS,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Summary:
+    jobs_list = [(seed, index, tuple(kinds), rollouts) for index in range(deals)]
+    results: list[DealResult] = []
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for result in pool.imap(_deal_job, jobs_list):
+                results.append(result)
+                if progress:
+                    progress(len(results), deals)
+    else:
+        for job in jobs_list:
+            results.append(_deal_job(job))
+            if progress:
+                progress(len(results), deals)
+    times: dict[str, list[float]] = {}
+    for result in results:
+        for key, values in result.times.items():
+            times.setdefault(key, []).extend(values)
+    per_deal = [[sum(rotation[player] for rotation in result.points) / 4 for player in range(4)] for result in results]
+    return Summary(tuple(kinds), deals, per_deal, times)
+
+
+class ProgressBar:
+    def __init__(self, stream=sys.stderr, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.began = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // max(total, 1)
+        elapsed = time.monotonic() - self.began
+        eta = elapsed / done * (total - done) if done else 0.0
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} deals"
+            f"  {elapsed:6.1f}s elapsed, {eta:6.1f}s left"
+        )
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def report(summary: Summary, seed: int, rollouts: int) -> list[str]:
+    lines = [
+        f"players {','.join(summary.kinds)}  deals {summary.deals} ({summary.deals * 4} rounds)"
+        f"  seed {seed}  strong rollouts {rollouts}",
+        "player kind    points/round  95% CI          vs others' average (95% CI)",
+    ]
+    for player, kind in enumerate(summary.kinds):
+        mean, half = summary.player(player)
+        diff, diff_half = summary.versus_others(player)
+        lines.append(
+            f"P{player}     {kind:<7} {mean:6.2f}      [{mean - half:5.2f}, {mean + half:5.2f}]"
+            f"  {diff:+6.2f} [{diff - diff_half:+.2f}, {diff + diff_half:+.2f}]"
+        )
+    return lines
+
+
+def timing_report(summary: Summary) -> list[str]:
+    lines = ["decision time per level (ms)"]
+    for key in sorted(summary.times):
+        values = summary.times[key]
+        lines.append(
+            f"time {key:<13} n={len(values):<6} p50 {1000 * _percentile(values, 0.5):8.3f}"
+            f"  p95 {1000 * _percentile(values, 0.95):8.3f}  max {1000 * max(values):8.3f}"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="copas tournament", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", default="strong,basic,basic,basic", help="four of: " + ", ".join(KINDS))
+    parser.add_argument("--deals", type=int, default=100, help="deals, each played 4 times (rotated)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rollouts", type=int, default=strong.DEFAULT_ROLLOUTS, help="strong bot's budget per decision")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (results do not depend on it)")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    kinds = tuple(kind.strip() for kind in args.players.split(","))
+    if len(kinds) != 4 or any(kind not in KINDS for kind in kinds):
+        parser.error(f"--players takes four of {', '.join(KINDS)}, comma-separated")
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    progress = None if args.no_progress else ProgressBar()
+    summary = run(kinds, args.deals, args.seed, args.rollouts, args.jobs, progress)
+    for line in report(summary, args.seed, args.rollouts) + timing_report(summary):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
