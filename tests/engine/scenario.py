@@ -189,3 +189,49 @@ def random_step(state: TableState, rng: random.Random | None = None, *, revoke: 
         return do(state, ChoosePass(seat, tuple(chosen)), context(seed=rng.random() if rng else 0))
     card = moves[0] if rng is None else rng.choice(moves)
     return play(state, seat, card, context(seed=rng.random() if rng else 0))
+
+
+# -- what a viewer may know -----------------------------------------------------------
+
+_CARD = __import__("re").compile(r"^[2-9TJQKA][CDHS]$")
+
+
+def card_strings(value: object) -> set[str]:
+    """Every card-shaped string anywhere in a view, an event or a list of them."""
+    import dataclasses
+
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _CARD.match(item):
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+    return found
+
+
+def known_cards(state: TableState, seat: int | None) -> set[str]:
+    """The cards of the current round that `seat` (None: a spectator) may know now.
+
+    Its own dealt hand and pass, what it received once the cards have moved,
+    and every card played face up. (Ended rounds are public: not covered here.)
+    """
+    from api.engine.rules import giver_to
+
+    match = state.match
+    rnd = match.round if match is not None else None
+    if rnd is None:
+        return set()
+    known = {card for trick in (*rnd.tricks, rnd.trick) for _, card in trick.cards}
+    if seat is not None:
+        known |= set(rnd.dealt[seat]) | set(rnd.passes[seat] or ())
+        if rnd.exchanged and rnd.direction.value != "none":
+            known |= set(rnd.passes[giver_to(seat, rnd.direction)] or ())
+    return known
