@@ -1,0 +1,127 @@
+"""The `copas` command: serve, worker, db upgrade, openapi, audit, tournament."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+from typing import Any
+
+from .config import Settings
+from .store import database_url
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="copas", description="The Copas table service.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="apply migrations, then serve the API (gunicorn) and deliver webhooks")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=2)
+    serve.add_argument("--threads", type=int, default=32, help="threads per worker: long polls hold one each")
+    serve.add_argument("--no-dispatcher", action="store_true", help="do not start the webhook dispatcher")
+
+    commands.add_parser("worker", help="deliver webhooks from the outbox (runs until stopped)")
+
+    db = commands.add_parser("db", help="database commands")
+    db_commands = db.add_subparsers(dest="db_command", required=True)
+    db_commands.add_parser("upgrade", help="apply the migrations (alembic upgrade head)")
+
+    commands.add_parser("openapi", help="print the OpenAPI document")
+
+    audit = commands.add_parser("audit", help="replay tables from the database and check them", add_help=False)
+    audit.add_argument("rest", nargs=argparse.REMAINDER)
+    tournament = commands.add_parser("tournament", help="play bots against each other on duplicate deals", add_help=False)
+    tournament.add_argument("rest", nargs=argparse.REMAINDER)
+
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "worker":
+        from .service.delivery import run_worker
+
+        return run_worker(Settings.from_env())
+    if args.command == "db":
+        from .store.migrate import upgrade
+
+        upgrade(database_url())
+        print(f"migrated {_redacted(database_url())}")
+        return 0
+    if args.command == "openapi":
+        print(openapi_document())
+        return 0
+    if args.command == "audit":
+        from .audit_cli import main as audit_main
+
+        return audit_main(args.rest + extra)
+    if args.command == "tournament":
+        from .tournament import main as tournament_main
+
+        return tournament_main(args.rest + extra)
+    parser.error(f"unknown command {args.command}")
+    return 2
+
+
+def openapi_document() -> str:
+    """The OpenAPI document as committed under openapi/ (sorted keys, stable)."""
+    from . import create_app
+    from .store import open_store
+
+    app = create_app(Settings(), store=open_store("memory://"))
+    spec: dict[str, Any] = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+    return json.dumps(spec, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    from .store.migrate import upgrade
+
+    url = database_url()
+    upgrade(url)
+    dispatcher: subprocess.Popen[bytes] | None = None
+    if not args.no_dispatcher:
+        dispatcher = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env={**os.environ, "DATABASE_URL": url})
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("workers", args.workers)
+            # Threads let a long poll (?wait=) wait without holding up other requests.
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("threads", args.threads)
+            self.cfg.set("timeout", 60)
+            self.cfg.set("graceful_timeout", 35)
+            self.cfg.set("accesslog", "-")
+
+        def load(self) -> Any:
+            os.environ["DATABASE_URL"] = url
+            from . import create_app  # the same app as wsgi:app
+
+            return create_app()
+
+    try:
+        Server().run()
+    finally:
+        if dispatcher is not None:
+            dispatcher.send_signal(signal.SIGTERM)
+            try:
+                dispatcher.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                dispatcher.kill()
+    return 0
+
+
+def _redacted(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        rest = "***@" + rest.split("@", 1)[1]
+    return scheme + sep + rest
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+"""Settings, read from the environment (names fixed by the contract)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _split(value: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str | None = None  # None: the SQLite file under var/
+    stall_seconds: float = 172800.0  # the 48 hours of the abandonment rule
+    cors_origins: tuple[str, ...] = ()
+    webhook_allowed_hosts: tuple[str, ...] = ()
+    public_url: str = "http://127.0.0.1:8000"
+    max_body_bytes: int = 64 * 1024
+    max_wait_seconds: int = 30
+    bot_think_seconds: float = 0.25  # the strong bot's time budget per decision
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        env = os.environ if environ is None else environ
+        return cls(
+            database_url=env.get("DATABASE_URL") or None,
+            stall_seconds=float(env.get("COPAS_STALL_SECONDS", "172800")),
+            cors_origins=_split(env.get("COPAS_CORS_ORIGINS", "")),
+            webhook_allowed_hosts=_split(env.get("COPAS_WEBHOOK_ALLOWED_HOSTS", "")),
+            public_url=env.get("COPAS_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
+        )

@@ -1,0 +1,312 @@
+"""The use cases of a table: load its stream, let the engine decide, append.
+
+The only layer that knows about transactions. Each command for a table runs
+in one unit of work holding the table's row lock: load (from the state cache
+plus any newer events), decide, let the bots answer, append, plan
+notifications, commit. Reads never take the lock.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..config import Settings
+from ..engine import Context, TableState, Viewer, apply, decide, evolve, table_view
+from ..engine.bots import bot_command, seats_to_act
+from ..engine.commands import (
+    Abandon,
+    Accuse,
+    ChangePreferences,
+    ChoosePass,
+    Command,
+    CreateTable,
+    Join,
+    PlayCard,
+    Rematch,
+    Resign,
+    SeatBots,
+)
+from ..engine.events import Event, RevokeAccused
+from ..engine.redaction import visible_event
+from ..engine.state import Options
+from ..store import codec
+from ..store.ports import Credential, Store, UnitOfWork, Webhook
+from . import credentials, notify, webhooks
+from .clock import Clock, SystemClock
+from .errors import Forbidden, NotFound, StaleVersion, Unauthenticated
+
+Precondition = Callable[[int], bool]
+
+
+@dataclass(frozen=True)
+class Access:
+    """An authenticated caller: a token of `table_id`, seen as `viewer`."""
+
+    table_id: str
+    viewer: Viewer
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What creating or joining a table hands back once: the token."""
+
+    table_id: str
+    role: str
+    seat: int | None
+    spectator: int | None
+    token: str
+    invite_code: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The state after a command, and what the command itself decided."""
+
+    state: TableState
+    events: tuple[Event, ...]
+
+
+class StateCache:
+    """Recent table states by id, so a command replays only the newest events.
+
+    The database stays the truth: a cached state is used only up to the
+    version the table row shows, and is put back only after a commit.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._states: OrderedDict[str, TableState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: str) -> TableState | None:
+        with self._lock:
+            state = self._states.get(table_id)
+            if state is not None:
+                self._states.move_to_end(table_id)
+            return state
+
+    def put(self, table_id: str, state: TableState) -> None:
+        with self._lock:
+            current = self._states.get(table_id)
+            if current is None or current.version <= state.version:
+                self._states[table_id] = state
+                self._states.move_to_end(table_id)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock = clock or SystemClock()
+        self.rng = rng or secrets.SystemRandom()
+        self.cache = StateCache()
+
+    # -- entering a table ------------------------------------------------------
+
+    def create_table(self, name: str, options: Options) -> Admission:
+        table_id = credentials.new_table_id()
+        invite_code = credentials.new_invite_code()
+        token = credentials.new_token()
+        now = self.clock.now()
+        with self.store.unit_of_work() as uow:
+            uow.create_table(table_id, credentials.digest(invite_code), now)
+            outcome = self._decide(uow, table_id, TableState(), CreateTable(name, options))
+            uow.add_credential(Credential(credentials.digest(token), table_id, "player", 0, None, now))
+            uow.commit()
+        self.cache.put(table_id, outcome.state)
+        return Admission(table_id, "player", 0, None, token, invite_code)
+
+    def join(self, invite_code: str, name: str) -> Admission:
+        token = credentials.new_token()
+        with self.store.unit_of_work() as uow:
+            row = uow.table_by_invite(credentials.digest(invite_code), lock=True)
+            if row is None:
+                raise NotFound("no table has this invite code")
+            state = self._load(uow, row.table_id, lock=True)
+            outcome = self._decide(uow, row.table_id, state, Join(name))
+            seated = outcome.events[0]
+            seat = getattr(seated, "seat", None)
+            spectator = getattr(seated, "spectator", None)
+            role = "player" if seat is not None else "spectator"
+            now = self.clock.now()
+            uow.add_credential(Credential(credentials.digest(token), row.table_id, role, seat, spectator, now))
+            uow.commit()
+        self.cache.put(row.table_id, outcome.state)
+        return Admission(row.table_id, role, seat, spectator, token)
+
+    def authenticate(self, table_id: str, token: str | None) -> Access:
+        if not token:
+            raise Unauthenticated("send 'Authorization: Bearer <token>' with a token of this table")
+        token_hash = credentials.digest(token)
+        with self.store.unit_of_work(readonly=True) as uow:
+            credential = uow.credential(token_hash)
+        if credential is None:
+            raise Unauthenticated("this token is unknown")
+        if credential.table_id != table_id:
+            raise NotFound("no such table")
+        return Access(table_id, Viewer(credential.seat, credential.spectator), token_hash)
+
+    # -- reading -----------------------------------------------------------------
+
+    def version(self, table_id: str) -> int:
+        """The table's current version: one indexed read, no replay."""
+        with self.store.unit_of_work(readonly=True) as uow:
+            row = uow.table_row(table_id)
+        if row is None:
+            raise NotFound("no such table")
+        return row.version
+
+    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
+        return self.store.wait_for_change(table_id, version, timeout)
+
+    def state(self, table_id: str) -> TableState:
+        with self.store.unit_of_work(readonly=True) as uow:
+            state = self._load(uow, table_id)
+        self.cache.put(table_id, state)
+        return state
+
+    def view(self, access: Access, state: TableState | None = None) -> dict[str, Any]:
+        state = state if state is not None else self.state(access.table_id)
+        return {"table_id": access.table_id, **table_view(state, access.viewer)}
+
+    def events(self, access: Access, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """A page of the event log as this viewer may see it, and `next_after`."""
+        with self.store.unit_of_work(readonly=True) as uow:
+            state = self._load(uow, access.table_id)
+            page = uow.load_events(access.table_id, after=after, limit=limit)
+        items = []
+        for stored in page:
+            recorded = visible_event(state, codec.decode(stored), access.viewer)
+            items.append(
+                {
+                    "seq": recorded.seq,
+                    "type": stored.type,
+                    "at": recorded.at,
+                    "seat": stored.seat,
+                    "data": codec.event_data(recorded.event),
+                }
+            )
+        return items, (page[-1].seq if page else after)
+
+    # -- moves and table life -------------------------------------------------------
+
+    def seat_bots(self, access: Access, seats: tuple[int, ...], level: str, precondition: Precondition | None = None) -> Outcome:
+        return self._player_command(access, lambda seat: SeatBots(seat, seats, level), precondition)
+
+    def choose_pass(self, access: Access, cards: tuple[str, ...], precondition: Precondition | None = None) -> Outcome:
+        return self._player_command(access, lambda seat: ChoosePass(seat, cards), precondition)
+
+    def play(self, access: Access, card: str, precondition: Precondition | None = None) -> Outcome:
+        return self._player_command(access, lambda seat: PlayCard(seat, card), precondition)
+
+    def accuse(self, access: Access, accused: int, precondition: Precondition | None = None) -> tuple[Outcome, RevokeAccused]:
+        outcome = self._player_command(access, lambda seat: Accuse(seat, accused), precondition)
+        accusation = next(event for event in outcome.events if isinstance(event, RevokeAccused))
+        return outcome, accusation
+
+    def resign(self, access: Access, precondition: Precondition | None = None) -> Outcome:
+        return self._player_command(access, lambda seat: Resign(seat), precondition)
+
+    def abandon(self, access: Access, precondition: Precondition | None = None) -> Outcome:
+        return self._player_command(access, lambda seat: Abandon(seat), precondition)
+
+    def rematch(self, access: Access, precondition: Precondition | None = None) -> Outcome:
+        return self._player_command(access, lambda seat: Rematch(seat), precondition)
+
+    def change_preferences(self, access: Access, changes: dict[str, Any]) -> tuple[Outcome, str | None]:
+        """Name and deck design are events; the webhook is kept beside the stream (it holds a secret)."""
+        viewer = access.viewer
+        set_webhook: Callable[[UnitOfWork, TableState], None] | None = None
+        secret: str | None = None
+        if "webhook_url" in changes:
+            if viewer.seat is None:
+                raise Forbidden("webhooks notify seated players")
+            url = changes["webhook_url"]
+            if url is not None:
+                webhooks.check_url(url, self.settings.webhook_allowed_hosts)
+                secret = webhooks.new_secret()
+            hook = Webhook(access.table_id, viewer.seat, url, secret, False) if url is not None else None
+
+            def set_webhook(uow: UnitOfWork, state: TableState) -> None:
+                uow.set_webhook(hook, table_id=access.table_id, seat=viewer.seat)
+
+        name, deck_design = changes.get("name"), changes.get("deck_design")
+        if name is None and deck_design is None:
+            with self.store.unit_of_work() as uow:
+                state = self._load(uow, access.table_id, lock=True)
+                if set_webhook is not None:
+                    set_webhook(uow, state)
+                uow.commit()
+            return Outcome(state, ()), secret
+        command = ChangePreferences(viewer.seat, viewer.spectator, name, deck_design)
+        return self.execute(access.table_id, command, extra=set_webhook), secret
+
+    def _player_command(self, access: Access, build: Callable[[int], Command], precondition: Precondition | None) -> Outcome:
+        seat = access.viewer.seat
+        if seat is None:
+            raise Forbidden("spectators watch; only seated players act")
+        return self.execute(access.table_id, build(seat), precondition)
+
+    def execute(self, table_id: str, command: Command, precondition: Precondition | None = None, extra: Callable[[UnitOfWork, TableState], None] | None = None) -> Outcome:
+        """Run one command for a table in one transaction, bots' answers included."""
+        with self.store.unit_of_work() as uow:
+            state = self._load(uow, table_id, lock=True)
+            if precondition is not None and not precondition(state.version):
+                raise StaleVersion(f"the table is at version {state.version}")
+            outcome = self._decide(uow, table_id, state, command)
+            if extra is not None:
+                extra(uow, outcome.state)
+            uow.commit()
+        self.cache.put(table_id, outcome.state)
+        return outcome
+
+    # -- inside a unit of work ------------------------------------------------------
+
+    def _load(self, uow: UnitOfWork, table_id: str, *, lock: bool = False) -> TableState:
+        row = uow.lock_table(table_id) if lock else uow.table_row(table_id)
+        if row is None:
+            raise NotFound("no such table")
+        cached = self.cache.get(table_id)
+        state = cached if cached is not None and cached.version <= row.version else TableState()
+        if state.version < row.version:
+            for stored in uow.load_events(table_id, after=state.version):
+                state = evolve(state, codec.decode(stored))
+        return state
+
+    def _decide(self, uow: UnitOfWork, table_id: str, state: TableState, command: Command) -> Outcome:
+        now = self.clock.now()
+        context = Context(now, self.rng, self.settings.stall_seconds)
+        events = decide(state, command, context)
+        after = apply(state, events, now)
+        all_events = list(events)
+        # Bots act at once when it is their turn, seeing only their own seat's view.
+        while bots := seats_to_act(after):
+            moved = False
+            for seat in bots:
+                bot_move = bot_command(after, seat, self.rng)
+                if bot_move is None:
+                    continue
+                answer = decide(after, bot_move, context)
+                after = apply(after, answer, now)
+                all_events.extend(answer)
+                moved = True
+            if not moved:
+                break
+        uow.append(table_id, state.version, [codec.encode(event) for event in all_events], status=after.status.value, now=now)
+        notify.enqueue(uow, table_id, notify.plan(table_id, state, after), now)
+        return Outcome(after, events)

@@ -1,0 +1,112 @@
+"""Events to JSON and back: the only place that knows how an event is stored.
+
+A stored event is `{type, schema_version, seat, at, data}`. The envelope's
+`seat` is the acting seat, so it is not repeated in `data`. Reading goes
+through `upcast`, so events written by older versions keep replaying.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from enum import Enum
+from typing import Any
+
+from ..engine.events import EVENT_TYPES, Event, Recorded
+from ..engine.state import Options, Revoke, Tie
+from .ports import NewEvent, StoredEvent
+
+SCHEMA_VERSION = 1
+
+
+class UnknownEvent(ValueError):
+    """A stored event whose type or fields this version cannot read."""
+
+
+def encode(event: Event) -> NewEvent:
+    data = {name: _plain(value) for name, value in _fields(event) if name != "seat"}
+    return NewEvent(type=event.type, seat=event.actor, data=data, schema_version=SCHEMA_VERSION)
+
+
+def event_data(event: Event) -> dict[str, Any]:
+    """The `data` of an event as the API shows it (hidden fields are null)."""
+    return {name: _plain(value) for name, value in _fields(event) if name != "seat"}
+
+
+def decode(stored: StoredEvent) -> Recorded:
+    data = upcast(stored.type, stored.schema_version, dict(stored.data))
+    cls = EVENT_TYPES.get(stored.type)
+    if cls is None:
+        raise UnknownEvent(f"unknown event type {stored.type!r} at seq {stored.seq}")
+    kwargs: dict[str, Any] = {}
+    for field in dataclasses.fields(cls):
+        if field.name == "seat":
+            kwargs["seat"] = stored.seat
+        elif field.name in data:
+            kwargs[field.name] = _READERS.get(field.name, _identity)(data[field.name])
+        elif field.default is not dataclasses.MISSING:
+            kwargs[field.name] = field.default
+        else:
+            raise UnknownEvent(f"{stored.type} at seq {stored.seq} lacks {field.name!r}")
+    return Recorded(stored.seq, stored.at, cls(**kwargs))
+
+
+def decode_all(stream: Iterable[StoredEvent]) -> list[Recorded]:
+    return [decode(stored) for stored in stream]
+
+
+# -- upcasters: (type, from_version) -> function giving the next version's data
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def upcast(event_type: str, version: int, data: dict[str, Any]) -> dict[str, Any]:
+    while version < SCHEMA_VERSION:
+        step = UPCASTERS.get((event_type, version))
+        if step is not None:
+            data = step(data)
+        version += 1
+    return data
+
+
+# -- value conversions -------------------------------------------------------
+
+
+def _fields(event: Event) -> Iterable[tuple[str, Any]]:
+    for field in dataclasses.fields(event):
+        yield field.name, getattr(event, field.name)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Options):
+        return {"target_score": value.target_score, "revoke": value.revoke.value, "tie": value.tie.value}
+    if isinstance(value, (tuple, list, frozenset)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _options(value: dict[str, Any]) -> Options:
+    return Options(int(value["target_score"]), Revoke(value["revoke"]), Tie(value["tie"]))
+
+
+def _cards(value: list[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
+
+
+def _hands(value: list[list[str] | None]) -> tuple[tuple[str, ...] | None, ...]:
+    return tuple(_cards(hand) for hand in value)
+
+
+_READERS: dict[str, Callable[[Any], Any]] = {
+    "options": _options,
+    "hands": _hands,
+    "cards": _cards,
+    "awaited": tuple,
+}

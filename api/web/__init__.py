@@ -1,0 +1,15 @@
+"""The HTTP layer: flask-smorest blueprints, problem+json errors."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import errors, events, health, invites, table_life, tables
+
+
+def register_api(app: Flask) -> errors.ProblemApi:
+    api = errors.ProblemApi(app)
+    for module in (tables, table_life, invites, events, health):
+        api.register_blueprint(module.blp)
+    errors.register(app)
+    return api

@@ -1,0 +1,147 @@
+"""Every error as application/problem+json (RFC 9457), mapped in one place.
+
+Domain refusals (`RuleViolation`) and service refusals (`ServiceError`) carry
+a stable `code`; `STATUS_BY_CODE` turns codes into status codes. HTTP errors
+raised by Flask, werkzeug or flask-smorest (404 routes, 405, 413, 422 schema
+errors, 304) go through the same handler, and a 500 never shows internals.
+"""
+
+from __future__ import annotations
+
+import http
+import logging
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, Response, g, json
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
+from werkzeug.exceptions import HTTPException
+
+from ..engine.errors import RuleViolation
+from ..service.errors import ServiceError
+
+PROBLEM = "application/problem+json"
+TYPE_BASE = "https://copas.example/problems/"
+log = logging.getLogger(__name__)
+
+STATUS_BY_CODE: dict[str, int] = {
+    "unauthenticated": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "validation_error": 422,
+    "idempotency_key_reused": 422,
+    "stale_version": 412,
+    "payload_too_large": 413,
+    "rate_limited": 429,
+    # every other code of a refusal (the rules' codes) is a 409 conflict
+}
+
+CODE_BY_STATUS: dict[int, str] = {
+    400: "bad_request",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    412: "stale_version",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    428: "precondition_required",
+    429: "rate_limited",
+    500: "internal_error",
+}
+
+
+class ProblemSchema(ma.Schema):
+    """An error, as RFC 9457 problem details with a stable machine-readable `code`."""
+
+    type = ma.fields.String(required=True, metadata={"example": TYPE_BASE + "not_your_turn"})
+    title = ma.fields.String(required=True, metadata={"example": "Conflict"})
+    status = ma.fields.Integer(required=True, metadata={"example": 409})
+    detail = ma.fields.String(required=True, metadata={"example": "seat 2 plays now"})
+    code = ma.fields.String(required=True, metadata={"example": "not_your_turn"})
+    errors = ma.fields.Dict(
+        metadata={"description": "Validation errors by location and field.", "example": {"json": {"card": ["Invalid card."]}}}
+    )
+
+
+def status_for(code: str) -> int:
+    return STATUS_BY_CODE.get(code, 409)
+
+
+def problem(status: int, code: str, detail: str, *, errors: Any = None, headers: dict[str, str] | None = None) -> Response:
+    body: dict[str, Any] = {
+        "type": TYPE_BASE + code,
+        "title": http.HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors is not None:
+        body["errors"] = errors
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api, answering and documenting errors as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if not (100 <= status < 200) and status not in (204, 304) and status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            prepare_response(response, self.spec, PROBLEM)
+            self.spec.components.response(status.name, response, lazy=True)
+        default = {"description": "An error (problem details)", "schema": self.ERROR_SCHEMA}
+        prepare_response(default, self.spec, PROBLEM)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        status = error.code or 500
+        if status == 304:
+            response = Response(status=304)
+            if g.get("etag"):
+                response.set_etag(g.etag)
+            return response
+        if status >= 500:
+            original = getattr(error, "original_exception", None)
+            if original is not None:
+                log.exception("unhandled error", exc_info=original)
+            return problem(500, "internal_error", "the server failed to answer; the request changed nothing")
+        data = getattr(error, "data", None) or {}
+        errors = data.get("errors") or data.get("messages")
+        code = CODE_BY_STATUS.get(status, "error")
+        detail = data.get("message") or error.description or http.HTTPStatus(status).phrase
+        if status == 422:
+            detail = "the request does not match the schema"
+        headers = dict(data.get("headers") or {})
+        if status == 405:
+            headers.update({key: value for key, value in error.get_headers() if key == "Allow"})
+        return problem(status, code, detail, errors=errors, headers=headers)
+
+
+def register(app: Flask) -> None:
+    """Map the named refusals of the engine and the service to problems."""
+
+    @app.errorhandler(RuleViolation)
+    def rule_violation(error: RuleViolation) -> Response:
+        return problem(status_for(error.code), error.code, error.detail)
+
+    @app.errorhandler(ServiceError)
+    def service_error(error: ServiceError) -> Response:
+        return problem(status_for(error.code), error.code, error.detail)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        if isinstance(error, HTTPException):
+            return app.extensions["flask-smorest"]["apis"][""]["ext_obj"].handle_http_exception(error)
+        log.exception("unhandled error", exc_info=error)
+        return problem(500, "internal_error", "the server failed to answer; the request changed nothing")

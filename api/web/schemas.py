@@ -1,0 +1,297 @@
+"""The request and response bodies, as marshmallow schemas (and so OpenAPI).
+
+Every limit enforced here is stated in the document (lengths, patterns,
+enums, ranges) so that a request matching the document is never refused
+as invalid.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import validate
+
+from ..engine.cards import CARD_PATTERN
+from ..engine.state import BOT_LEVELS, DECK_DESIGNS, TARGET_SCORES, Revoke, Tie
+
+NAME_PATTERN = r"^[^\u0000-\u001f\u007f]+$"  # no NUL, no control characters
+SEAT_RANGE = validate.Range(min=0, max=3)
+EXAMPLE_HAND = ["2C", "7C", "KC", "3D", "9D", "QD", "4H", "8H", "JH", "AH", "5S", "QS", "AS"]
+
+
+def _storable_text(value: str) -> None:
+    # Lone surrogates cannot be stored by any database; refuse them as invalid text.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ma.ValidationError("Text must be valid Unicode (no lone surrogates).") from error
+
+
+def Name(**kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(
+        validate=[validate.Length(min=1, max=40), validate.Regexp(NAME_PATTERN), _storable_text],
+        **kwargs,
+    )
+
+
+def CardField(**kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(validate=validate.Regexp(CARD_PATTERN), **kwargs)
+
+
+def _unique(values: list[Any]) -> None:
+    if len(set(values)) != len(values):
+        raise ma.ValidationError("Items must be distinct.")
+
+
+def _cards(**kwargs: Any) -> ma.fields.List:
+    return ma.fields.List(CardField(), **kwargs)
+
+
+class StrictSchema(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+# -- requests ------------------------------------------------------------------
+
+
+class CreateTableSchema(StrictSchema):
+    name = Name(required=True, metadata={"description": "Your name: the creator takes seat 0.", "example": "Ana"})
+    target_score = ma.fields.Integer(
+        load_default=100,
+        validate=validate.OneOf(TARGET_SCORES),
+        metadata={"description": "The match ends when a seat reaches this score.", "example": 100},
+    )
+    revoke = ma.fields.String(
+        load_default=Revoke.PREVENTED.value,
+        validate=validate.OneOf([r.value for r in Revoke]),
+        metadata={"description": "prevented: only legal cards; allowed: revokes possible, accusations settle them.", "example": "prevented"},
+    )
+    tie = ma.fields.String(
+        load_default=Tie.SHARE.value,
+        validate=validate.OneOf([t.value for t in Tie]),
+        metadata={"description": "share: tied lowest scores all win; play_on: play rounds until one seat leads alone.", "example": "share"},
+    )
+
+
+class JoinSchema(StrictSchema):
+    name = Name(required=True, metadata={"example": "Bruno"})
+
+
+class BotsSchema(StrictSchema):
+    seats = ma.fields.List(
+        ma.fields.Integer(validate=SEAT_RANGE),
+        validate=[validate.Length(min=1, max=4), _unique],
+        metadata={"description": "The seats to fill; omit for every empty seat.", "example": [2, 3], "uniqueItems": True},
+    )
+    level = ma.fields.String(
+        load_default="basic",
+        validate=validate.OneOf(BOT_LEVELS),
+        metadata={"description": "basic: fast rule-based; strong: Monte Carlo search.", "example": "basic"},
+    )
+
+
+class PassSchema(StrictSchema):
+    cards = _cards(
+        required=True,
+        validate=[validate.Length(equal=3), _unique],
+        metadata={"description": "Three distinct cards from the hand you were dealt.", "example": ["QS", "AS", "AH"], "uniqueItems": True},
+    )
+
+
+class PlaySchema(StrictSchema):
+    card = CardField(required=True, metadata={"description": "A card from your hand.", "example": "2C"})
+
+
+class AccusationSchema(StrictSchema):
+    seat = ma.fields.Integer(required=True, validate=SEAT_RANGE, metadata={"description": "The accused seat.", "example": 2})
+
+
+class PreferencesSchema(StrictSchema):
+    name = Name(metadata={"example": "Ana"})
+    deck_design = ma.fields.String(
+        validate=validate.OneOf(DECK_DESIGNS),
+        metadata={"description": "How your own screen draws the cards; never changes the rules.", "example": "four-color"},
+    )
+    webhook_url = ma.fields.String(
+        allow_none=True,
+        validate=[validate.Length(min=1, max=2048), validate.Regexp(r"^https?://[^\u0000-\u0020\u007f]+$"), _storable_text],
+        metadata={"description": "Where to POST your notifications (http or https); null removes the webhook.", "example": "https://example.com/copas-hook"},
+    )
+
+
+class WaitQuerySchema(StrictSchema):
+    wait = ma.fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=30),
+        metadata={"description": "With If-None-Match: hold the request up to this many seconds until the view changes.", "example": 10},
+    )
+
+
+class EventsQuerySchema(StrictSchema):
+    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31 - 1), metadata={"example": 0})
+    limit = ma.fields.Integer(load_default=100, validate=validate.Range(min=1, max=500), metadata={"example": 100})
+
+
+class MoveHeadersSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    if_match = ma.fields.String(
+        data_key="If-Match",
+        validate=validate.Length(max=200),
+        metadata={"description": "The ETag or version you saw: refused with 412 if the table moved on.", "example": '"12"'},
+    )
+    idempotency_key = ma.fields.String(
+        data_key="Idempotency-Key",
+        validate=[validate.Length(min=1, max=255), validate.Regexp(r"^[\u0021-\u007e]+$")],
+        metadata={"description": "A retry with the same key and body within 24 h returns the first response.", "example": "7b1f7c1e-play-2C"},
+    )
+
+
+# -- responses -----------------------------------------------------------------
+
+
+class AdmissionSchema(ma.Schema):
+    table_id = ma.fields.String(required=True, metadata={"example": "3f9a1c0b7d2e4a6f8b10"})
+    invite_code = ma.fields.String(metadata={"example": "kq3V0m9yXc2bq1Z7Lw4nPA"})
+    invite_url = ma.fields.String(metadata={"example": "http://127.0.0.1:8000/v1/invites/kq3V0m9yXc2bq1Z7Lw4nPA/join"})
+    role = ma.fields.String(required=True, validate=validate.OneOf(["player", "spectator"]), metadata={"example": "player"})
+    seat = ma.fields.Integer(allow_none=True, metadata={"example": 0})
+    spectator = ma.fields.Integer(allow_none=True, metadata={"example": None})
+    token = ma.fields.String(required=True, metadata={"description": "Your bearer token, shown once.", "example": "f0Yx3...secret"})
+
+
+class OptionsSchema(ma.Schema):
+    target_score = ma.fields.Integer(required=True, metadata={"example": 100})
+    revoke = ma.fields.String(required=True, metadata={"example": "prevented"})
+    tie = ma.fields.String(required=True, metadata={"example": "share"})
+
+
+class SeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"example": 1})
+    name = ma.fields.String(allow_none=True, metadata={"example": "Bruno"})
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "bot", "empty"]), metadata={"example": "human"})
+    bot_level = ma.fields.String(allow_none=True, metadata={"example": None})
+    score = ma.fields.Integer(required=True, metadata={"description": "Match score from completed rounds.", "example": 23})
+    round_points = ma.fields.Integer(required=True, metadata={"description": "Points taken so far this round.", "example": 4})
+    tricks_taken = ma.fields.Integer(required=True, metadata={"example": 2})
+    hand_size = ma.fields.Integer(required=True, metadata={"example": 11})
+    has_passed = ma.fields.Boolean(required=True, metadata={"example": True})
+
+
+class SpectatorSchema(ma.Schema):
+    spectator = ma.fields.Integer(required=True, metadata={"example": 1})
+    name = ma.fields.String(required=True, metadata={"example": "Carla"})
+
+
+class PlayedCardSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"example": 0})
+    card = ma.fields.String(required=True, metadata={"example": "2C"})
+
+
+class TrickSchema(ma.Schema):
+    number = ma.fields.Integer(required=True, metadata={"example": 3})
+    leader = ma.fields.Integer(required=True, metadata={"example": 1})
+    cards = ma.fields.List(ma.fields.Nested(PlayedCardSchema), required=True)
+    winner = ma.fields.Integer(metadata={"description": "Set on a completed trick.", "example": 2})
+    round = ma.fields.Integer(metadata={"description": "The round of a completed trick.", "example": 1})
+
+
+class AccusationResultSchema(ma.Schema):
+    accuser = ma.fields.Integer(required=True, metadata={"example": 1})
+    accused = ma.fields.Integer(required=True, metadata={"example": 3})
+    revoke_found = ma.fields.Boolean(required=True, metadata={"example": True})
+    penalized_seat = ma.fields.Integer(required=True, metadata={"example": 3})
+
+
+class HistorySchema(ma.Schema):
+    round = ma.fields.Integer(required=True, metadata={"example": 1})
+    points = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [0, 26, 26, 26]})
+    moon = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 0})
+    accusation = ma.fields.Nested(AccusationResultSchema, allow_none=True, required=True)
+    scores = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "Match scores after this round.", "example": [0, 26, 26, 26]})
+
+
+class StandingSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"example": 2})
+    score = ma.fields.Integer(required=True, metadata={"example": 61})
+    rank = ma.fields.Integer(required=True, metadata={"example": 1})
+
+
+class ResultSchema(ma.Schema):
+    reason = ma.fields.String(required=True, validate=validate.OneOf(["target", "resign", "abandon"]), metadata={"example": "target"})
+    winners = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [2]})
+    losers = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "Seats that resigned or were awaited at an abandonment.", "example": []})
+    standings = ma.fields.List(ma.fields.Nested(StandingSchema), required=True)
+
+
+class PassInfoSchema(ma.Schema):
+    direction = ma.fields.String(required=True, metadata={"example": "left"})
+    given = ma.fields.List(ma.fields.String(), allow_none=True, required=True, metadata={"example": ["QS", "AS", "AH"]})
+    received = ma.fields.List(ma.fields.String(), allow_none=True, required=True, metadata={"example": None})
+
+
+class YouSchema(ma.Schema):
+    role = ma.fields.String(required=True, validate=validate.OneOf(["player", "spectator"]), metadata={"example": "player"})
+    seat = ma.fields.Integer(allow_none=True, metadata={"example": 0})
+    spectator = ma.fields.Integer(allow_none=True, metadata={"example": None})
+    name = ma.fields.String(allow_none=True, metadata={"example": "Ana"})
+    hand = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "Sorted by suit C D H S, then rank.", "example": EXAMPLE_HAND})
+    legal_moves = ma.fields.List(ma.fields.String(), required=True, metadata={"example": ["2C"]})
+    playable = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "legal_moves plus revoking cards on revoke-allowed tables.", "example": ["2C"]})
+    pass_ = ma.fields.Nested(PassInfoSchema, data_key="pass", attribute="pass", allow_none=True, required=True)
+    deck_design = ma.fields.String(required=True, metadata={"example": "classic"})
+
+
+class TableViewSchema(ma.Schema):
+    table_id = ma.fields.String(required=True, metadata={"example": "3f9a1c0b7d2e4a6f8b10"})
+    version = ma.fields.Integer(required=True, metadata={"description": "Seq of the table's last event.", "example": 42})
+    status = ma.fields.String(required=True, validate=validate.OneOf(["waiting", "passing", "playing", "finished"]), metadata={"example": "playing"})
+    options = ma.fields.Nested(OptionsSchema, required=True)
+    match = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 1})
+    round = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 2})
+    pass_direction = ma.fields.String(allow_none=True, required=True, metadata={"example": "right"})
+    hearts_broken = ma.fields.Boolean(required=True, metadata={"example": False})
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    spectators = ma.fields.List(ma.fields.Nested(SpectatorSchema), required=True)
+    turn = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 3})
+    awaiting = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [3]})
+    awaiting_since = ma.fields.DateTime(allow_none=True, required=True, metadata={"example": "2026-11-29T18:00:00+00:00"})
+    trick = ma.fields.Nested(TrickSchema, allow_none=True, required=True)
+    last_trick = ma.fields.Nested(TrickSchema, allow_none=True, required=True)
+    history = ma.fields.List(ma.fields.Nested(HistorySchema), required=True)
+    result = ma.fields.Nested(ResultSchema, allow_none=True, required=True)
+    deal_commitment = ma.fields.String(allow_none=True, required=True, metadata={"description": "SHA-256 of the current deal and salt.", "example": "9f2c" + "0" * 60})
+    you = ma.fields.Nested(YouSchema, required=True)
+    updated_at = ma.fields.DateTime(allow_none=True, metadata={"example": "2026-11-29T18:00:00+00:00"})
+
+
+class AccusationAnswerSchema(TableViewSchema):
+    revoke_found = ma.fields.Boolean(required=True, metadata={"example": True})
+    penalized_seat = ma.fields.Integer(required=True, metadata={"example": 3})
+
+
+class PreferencesAnswerSchema(TableViewSchema):
+    webhook_secret = ma.fields.String(
+        metadata={"description": "The signing secret of the webhook just set, shown once.", "example": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}
+    )
+
+
+class EventSchema(ma.Schema):
+    seq = ma.fields.Integer(required=True, metadata={"example": 7})
+    type = ma.fields.String(required=True, metadata={"example": "card_played"})
+    at = ma.fields.DateTime(required=True, metadata={"example": "2026-11-29T18:00:00+00:00"})
+    seat = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 1})
+    data = ma.fields.Dict(required=True, metadata={"description": "The event's fields; hidden ones are null until public.", "example": {"card": "2C"}})
+
+
+class EventPageSchema(ma.Schema):
+    events = ma.fields.List(ma.fields.Nested(EventSchema), required=True)
+    next_after = ma.fields.Integer(required=True, metadata={"example": 7})
+
+
+class HealthSchema(ma.Schema):
+    status = ma.fields.String(required=True, validate=validate.OneOf(["ok", "degraded"]), metadata={"example": "ok"})
+    database = ma.fields.Boolean(required=True, metadata={"example": True})
