@@ -176,3 +176,104 @@ def store(request: pytest.FixtureRequest, database_urls: DatabaseUrls, tmp_path:
 
 
 # ============================================================================= end of database fixtures
+
+
+# =============================================================================
+# App fixtures (HTTP layer)
+#
+#   clock        a FakeClock the service reads (advance it instead of sleeping)
+#   app          the Flask app on a fresh database: params sqlite | postgresql
+#   client       its test client
+#   memory_app   the app on the in-memory store (fast, for non-database tests)
+#   table        helpers to create tables and act through HTTP (see TableDriver)
+# =============================================================================
+
+import random as _random  # noqa: E402
+
+from api import create_app  # noqa: E402
+from api.config import Settings  # noqa: E402
+from api.service.clock import FakeClock  # noqa: E402
+from api.store import open_store  # noqa: E402
+
+TEST_SETTINGS = Settings(webhook_allowed_hosts=("127.0.0.1", "localhost"), public_url="http://testserver")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def app(database_url: str, clock: FakeClock) -> Iterator[object]:
+    store = open_store(database_url)
+    application = create_app(TEST_SETTINGS, store=store, clock=clock, rng=_random.Random(7))
+    yield application
+    store.dispose()
+
+
+@pytest.fixture
+def memory_app(clock: FakeClock) -> object:
+    return create_app(TEST_SETTINGS, store=open_store("memory://"), clock=clock, rng=_random.Random(7))
+
+
+@pytest.fixture
+def client(app: object) -> object:
+    return app.test_client()  # type: ignore[attr-defined]
+
+
+class TableDriver:
+    """Create tables and act at them through HTTP, the way a frontend would."""
+
+    def __init__(self, client: object) -> None:
+        self.client = client
+
+    def create(self, name: str = "Ana", **options: object) -> dict[str, object]:
+        response = self.client.post("/v1/tables", json={"name": name, **options})  # type: ignore[attr-defined]
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def join(self, invite_code: str, name: str) -> dict[str, object]:
+        response = self.client.post(f"/v1/invites/{invite_code}/join", json={"name": name})  # type: ignore[attr-defined]
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def full_table(self, **options: object) -> tuple[str, list[str]]:
+        """A table with four humans seated: (table_id, tokens by seat)."""
+        created = self.create(**options)
+        tokens = [created["token"]]
+        for name in ("Bruno", "Carla", "Davi"):
+            tokens.append(self.join(created["invite_code"], name)["token"])
+        return created["table_id"], tokens  # type: ignore[return-value]
+
+    @staticmethod
+    def auth(token: str, **headers: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}", **headers}
+
+    def view(self, table_id: str, token: str) -> dict[str, object]:
+        response = self.client.get(f"/v1/tables/{table_id}", headers=self.auth(token))  # type: ignore[attr-defined]
+        assert response.status_code == 200, response.json
+        return response.json
+
+    def post(self, table_id: str, token: str, action: str, body: object = None, **headers: str) -> object:
+        return self.client.post(f"/v1/tables/{table_id}/{action}", json=body, headers=self.auth(token, **headers))  # type: ignore[attr-defined]
+
+    def pass_all(self, table_id: str, tokens: list[str]) -> None:
+        """Every human seat passes its three first cards."""
+        for token in tokens:
+            you = self.view(table_id, token)["you"]
+            if you["pass"] is not None and you["legal_moves"]:  # type: ignore[index]
+                response = self.post(table_id, token, "passes", {"cards": you["legal_moves"][:3]})  # type: ignore[index]
+                assert response.status_code == 201, response.json  # type: ignore[attr-defined]
+
+    def play_legal(self, table_id: str, tokens: list[str]) -> object:
+        """The seat to move plays its first legal card."""
+        view = self.view(table_id, tokens[0])
+        seat = view["turn"]
+        you = self.view(table_id, tokens[seat])["you"]  # type: ignore[index]
+        return self.post(table_id, tokens[seat], "plays", {"card": you["legal_moves"][0]})  # type: ignore[index]
+
+
+@pytest.fixture
+def table(client: object) -> TableDriver:
+    return TableDriver(client)
+# ============================================================================= end of app fixtures
