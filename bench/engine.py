@@ -1,0 +1,131 @@
+"""Benchmark of the rules engine: random complete matches, decisions, replay.
+
+    .venv/bin/python bench/engine.py --matches 200 --seed 1
+
+Plays N seeded random matches (every move chosen uniformly among
+`legal_moves`) and prints:
+- rounds per second over the whole run (decisions, dealing, everything),
+- microseconds per decision: `legal_moves` + `decide` + `apply`, median and mean,
+- the time to `replay` a 100-point match from its events (median over repeats),
+- the time to replay a long stream of about 1,500 events (a table with rematches).
+
+Targets on one core: >= 1,000 rounds/s and < 10 ms to replay 1,500 events.
+The figures are medians because the machine is noisy (other processes, CPU
+frequency scaling); compare runs on the same machine, not across machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from api.engine import Context, apply, deal, decide, legal_moves, replay  # noqa: E402
+from api.engine.commands import ChoosePass, PlayCard  # noqa: E402
+from api.engine.events import MatchStarted, PlayerSeated, Recorded, TableCreated  # noqa: E402
+from api.engine.state import Options, TableState  # noqa: E402
+
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def seated_stream() -> list[Recorded]:
+    events = [TableCreated(0, "Ana", Options()), PlayerSeated(1, "Bia"), PlayerSeated(2, "Caio"), PlayerSeated(3, "Duda")]
+    return [Recorded(seq, T0, event) for seq, event in enumerate(events, start=1)]
+
+
+def play_match(state: TableState, rng: random.Random, stream: list[Recorded], timings: list[float] | None) -> TableState:
+    """Play the running match of `state` to its end with uniformly random legal moves."""
+    now = T0
+    ctx = Context(now=now, rng=rng)
+    clock = time.perf_counter
+    while state.is_running:
+        seat = state.awaiting[0] if len(state.awaiting) == 1 else rng.choice(state.awaiting)
+        start = clock()
+        moves = legal_moves(state, seat)
+        if state.round.is_passing:  # type: ignore[union-attr]
+            command = ChoosePass(seat, tuple(rng.sample(moves, 3)))
+        else:
+            command = PlayCard(seat, rng.choice(moves))
+        events = decide(state, command, ctx)
+        version = state.version
+        state = apply(state, events, now)
+        if timings is not None:
+            timings.append(clock() - start)
+        stream.extend(Recorded(version + i, now, event) for i, event in enumerate(events, start=1))
+    return state
+
+
+def new_match(rng: random.Random) -> tuple[TableState, list[Recorded]]:
+    stream = seated_stream()
+    stream.append(Recorded(5, T0, MatchStarted(1)))
+    stream.append(Recorded(6, T0, deal(1, 1, rng)))
+    return replay(stream), stream
+
+
+def long_stream(rng: random.Random, at_least: int) -> list[Recorded]:
+    """The first `at_least` events of a table that plays rematches (a match has ~500-700)."""
+    from api.engine.commands import Rematch
+
+    state, stream = new_match(rng)
+    while True:
+        state = play_match(state, rng, stream, None)
+        if len(stream) >= at_least:
+            return stream[:at_least]  # a prefix of a stream is a state the table was in
+        events = decide(state, Rematch(0), Context(now=T0, rng=rng))
+        version = state.version
+        state = apply(state, events, T0)
+        stream.extend(Recorded(version + i, T0, event) for i, event in enumerate(events, start=1))
+
+
+def median_time(function, repeats: int) -> float:
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=200, help="random matches to play (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random moves and deals")
+    parser.add_argument("--repeats", type=int, default=50, help="repeats of each replay timing (median)")
+    args = parser.parse_args(argv)
+
+    rng = random.Random(args.seed)
+    timings: list[float] = []
+    rounds = 0
+    streams = []
+    start = time.perf_counter()
+    for _ in range(args.matches):
+        state, stream = new_match(rng)
+        state = play_match(state, rng, stream, timings)
+        rounds += len(state.match.history)  # type: ignore[union-attr]
+        streams.append(stream)
+    elapsed = time.perf_counter() - start
+
+    # A typical 100-point match: the one with the median number of events.
+    streams.sort(key=len)
+    typical = streams[len(streams) // 2]
+    long = long_stream(random.Random(args.seed + 1), 1500)
+
+    micro = [t * 1e6 for t in timings]
+    print("Copas engine benchmark (one core; the machine is noisy: figures are medians, compare like with like)")
+    print(f"  matches played          {args.matches} (seed {args.seed}), {rounds} rounds, {len(timings)} decisions in {elapsed:.2f} s")
+    print(f"  rounds per second       {rounds / elapsed:,.0f}   (target >= 1,000)")
+    print(f"  us per decision         median {statistics.median(micro):.1f}, mean {statistics.fmean(micro):.1f}, p99 {sorted(micro)[int(len(micro) * 0.99)]:.1f}   (legal_moves + decide + apply)")
+    typical_ms = median_time(lambda: replay(typical), args.repeats) * 1e3
+    long_ms = median_time(lambda: replay(long), args.repeats) * 1e3
+    print(f"  replay 100-point match  {typical_ms:.2f} ms median for {len(typical)} events ({typical_ms * 1e3 / len(typical):.1f} us/event)")
+    print(f"  replay long stream      {long_ms:.2f} ms median for {len(long)} events   (target < 10 ms for ~1,500)")
+
+
+if __name__ == "__main__":
+    main()
