@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..config import Settings
 from ..engine import Context, TableState, Viewer, apply, decide, evolve, table_view
@@ -73,6 +73,33 @@ class Outcome:
     events: tuple[Event, ...]
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LruCache(Generic[K, V]):
+    """A small thread-safe least-recently-used map."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
 class StateCache:
     """Recent table states by id, so a command replays only the newest events.
 
@@ -81,25 +108,17 @@ class StateCache:
     """
 
     def __init__(self, size: int = 512) -> None:
-        self._size = size
-        self._states: OrderedDict[str, TableState] = OrderedDict()
+        self._states: LruCache[str, TableState] = LruCache(size)
         self._lock = threading.Lock()
 
     def get(self, table_id: str) -> TableState | None:
-        with self._lock:
-            state = self._states.get(table_id)
-            if state is not None:
-                self._states.move_to_end(table_id)
-            return state
+        return self._states.get(table_id)
 
     def put(self, table_id: str, state: TableState) -> None:
-        with self._lock:
+        with self._lock:  # never replace a newer state with an older one
             current = self._states.get(table_id)
             if current is None or current.version <= state.version:
-                self._states[table_id] = state
-                self._states.move_to_end(table_id)
-            while len(self._states) > self._size:
-                self._states.popitem(last=False)
+                self._states.put(table_id, state)
 
 
 class TableService:
@@ -115,6 +134,8 @@ class TableService:
         self.clock = clock or SystemClock()
         self.rng = rng or secrets.SystemRandom()
         self.cache = StateCache()
+        # A credential never changes once issued, so a hit needs no query.
+        self.known_credentials: LruCache[str, Credential] = LruCache(4096)
 
     # -- entering a table ------------------------------------------------------
 
@@ -153,10 +174,13 @@ class TableService:
         if not token:
             raise Unauthenticated("send 'Authorization: Bearer <token>' with a token of this table")
         token_hash = credentials.digest(token)
-        with self.store.unit_of_work(readonly=True) as uow:
-            credential = uow.credential(token_hash)
+        credential = self.known_credentials.get(token_hash)
         if credential is None:
-            raise Unauthenticated("this token is unknown")
+            with self.store.unit_of_work(readonly=True) as uow:
+                credential = uow.credential(token_hash)
+            if credential is None:
+                raise Unauthenticated("this token is unknown")
+            self.known_credentials.put(token_hash, credential)
         if credential.table_id != table_id:
             raise NotFound("no such table")
         return Access(table_id, Viewer(credential.seat, credential.spectator), token_hash)
