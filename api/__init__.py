@@ -35,7 +35,7 @@ def create_app(
     clock: Clock | None = None,
     rng: random.Random | None = None,
 ) -> Flask:
-    from .web import register_api
+    from .web import ratelimit, register_api
 
     settings = settings or Settings.from_env()
     app = Flask(__name__)
@@ -64,6 +64,7 @@ def create_app(
             methods=["GET", "POST", "PATCH", "OPTIONS"],
         )
     register_api(app)
+    ratelimit.install(app, settings.rate_limit)
     return app
 
 

@@ -20,6 +20,7 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     max_wait_seconds: int = 30
     bot_think_seconds: float = 0.25  # the strong bot's time budget per decision
+    rate_limit: float = 0.0  # sustained requests per second per client; 0: no limit
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -31,4 +32,5 @@ class Settings:
             cors_origins=_split(env.get("COPAS_CORS_ORIGINS", "")),
             webhook_allowed_hosts=_split(env.get("COPAS_WEBHOOK_ALLOWED_HOSTS", "")),
             public_url=env.get("COPAS_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
+            rate_limit=float(env.get("COPAS_RATE_LIMIT", "50")),
         )
