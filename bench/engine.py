@@ -24,7 +24,11 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# Run as a script, this folder would come first on sys.path, where its other
+# benchmarks (bench/http.py) would shadow standard modules: use the repo root.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
 
 from api.engine import Context, apply, deal, decide, legal_moves, replay  # noqa: E402
 from api.engine.commands import ChoosePass, PlayCard  # noqa: E402

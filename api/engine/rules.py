@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from . import errors
-from .cards import HEART_CARDS, HEARTS, POINT_CARDS, TWO_OF_CLUBS, Card, points_of, rank_value
+from .cards import HEART_CARDS, HEARTS, POINT_CARDS, RANKS, TWO_OF_CLUBS, Card, points_of
 from .state import Direction, Round, Trick
 
 _DIRECTIONS = (Direction.LEFT, Direction.RIGHT, Direction.ACROSS, Direction.NONE)
 _OFFSET = {Direction.LEFT: 1, Direction.RIGHT: 3, Direction.ACROSS: 2, Direction.NONE: 0}
 MOON_POINTS = 26
+_RANK_VALUE = {rank: value for value, rank in enumerate(RANKS, start=2)}
+_POINTS = {card: points_of(card) for card in POINT_CARDS}
 
 
 # -- Section 2: passing three cards ---------------------------------------
@@ -122,16 +124,18 @@ def playable_cards(rnd: Round, seat: int, *, revoke_allowed: bool) -> tuple[Card
 
 def trick_winner(trick: Trick) -> int:
     # The highest card of the led suit wins; another suit never wins.
-    led = trick.cards[0][1][1]
-    seat, _ = max(
-        ((seat, card) for seat, card in trick.cards if card[1] == led),
-        key=lambda played: rank_value(played[1]),
-    )
-    return seat
+    cards = trick.cards
+    led = cards[0][1][1]
+    winner, best = cards[0][0], _RANK_VALUE[cards[0][1][0]]
+    for seat, card in cards[1:]:
+        if card[1] == led and _RANK_VALUE[card[0]] > best:
+            winner, best = seat, _RANK_VALUE[card[0]]
+    return winner
 
 
 def trick_points(trick: Trick) -> int:
-    return sum(points_of(card) for _, card in trick.cards)
+    # Each heart 1, the queen of spades 13.
+    return sum(_POINTS.get(card, 0) for _, card in trick.cards)
 
 
 def breaks_hearts(card: Card) -> bool:

@@ -193,3 +193,22 @@ def test_a_100_point_match_replays_to_the_state_built_step_by_step() -> None:
     # Any prefix of the stream is a state the table was in.
     middle = len(run.stream) // 2
     assert replay(run.stream[middle:], replay(run.stream[:middle])) == run.state
+
+
+def test_decide_skips_follow_ups_only_when_none_can_arise() -> None:
+    """The fast path of `decide` (no re-apply for most moves) never drops a follow-up."""
+    from api.engine.decide import _HANDLERS, _may_need_follow_up, follow_ups
+
+    rng = random.Random(99)
+    for opts in (Options(target_score=50), Options(target_score=50, revoke=Revoke.ALLOWED)):
+        run = start(opts, (), rng)
+        skipped = 0
+        while run.state.is_running:
+            command = next_command(run.state, rng, 0.02)
+            ctx = Context(now=T0, rng=random.Random(1))
+            events = _HANDLERS[type(command)](run.state, command, ctx)
+            if not _may_need_follow_up(run.state, events):
+                skipped += 1
+                assert follow_ups(run.state, events, ctx) == ()
+            run.add(decide(run.state, command, Context(now=T0, rng=rng)), T0)
+        assert skipped > 100
