@@ -6,8 +6,8 @@ Each deal (one round's four hands) is played four times with the player list
 rotated over the seats, so every player holds every hand once and the luck
 of the cards cancels. Rounds are scored on their own (the pass direction
 cycles with the deal index). Everything random comes from `--seed`: the
-deals and every bot's rng, and the strong bot searches with a rollout budget,
-not a clock, so a run is reproducible (except for the timings).
+deals and every bot's rng, and the strong bot searches with a budget of simulated
+card plays, not a clock, so a run is reproducible (except for the timings).
 
 Output: each player's average points per round with a 95% confidence
 interval (over deals, the unit of the duplicate design), its difference from
@@ -49,13 +49,13 @@ class RandomPlayer:
         return rng.choice(view.legal)
 
 
-def make_player(kind: str, rollouts: int):
+def make_player(kind: str, budget: int):
     if kind == "random":
         return RandomPlayer()
     if kind == "basic":
         return basic
     if kind == "strong":
-        return strong.StrongPolicy(rollouts=rollouts, seconds=None)
+        return strong.StrongPolicy(budget=budget, seconds=None)
     raise ValueError(f"unknown player kind {kind!r}: one of {', '.join(KINDS)}")
 
 
@@ -74,7 +74,7 @@ def _table(deal_index: int, seed: int) -> TableState:
     return apply(TableState(), events, T0)
 
 
-def play_deal(seed: int, deal_index: int, kinds: Sequence[str], rollouts: int) -> DealResult:
+def play_deal(seed: int, deal_index: int, kinds: Sequence[str], budget: int) -> DealResult:
     """The deal played four times, the players rotated over the seats."""
     start = _table(deal_index, seed)
     context = Context(now=T0, rng=random.Random(0))
@@ -82,7 +82,7 @@ def play_deal(seed: int, deal_index: int, kinds: Sequence[str], rollouts: int) -
     for rotation in range(4):
         # Player p sits at seat (p + rotation) % 4.
         at_seat = [(seat - rotation) % 4 for seat in range(4)]
-        players = [make_player(kinds[at_seat[seat]], rollouts) for seat in range(4)]
+        players = [make_player(kinds[at_seat[seat]], budget) for seat in range(4)]
         rngs = [random.Random(f"{seed}/{deal_index}/{rotation}/{at_seat[seat]}") for seat in range(4)]
         state = start
         while state.match is not None and not state.match.history:
@@ -133,11 +133,11 @@ def run(
     kinds: Sequence[str],
     deals: int,
     seed: int,
-    rollouts: int = strong.DEFAULT_ROLLOUTS,
+    budget: int = strong.DEFAULT_BUDGET,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> Summary:
-    jobs_list = [(seed, index, tuple(kinds), rollouts) for index in range(deals)]
+    jobs_list = [(seed, index, tuple(kinds), budget) for index in range(deals)]
     results: list[DealResult] = []
     if jobs > 1:
         import multiprocessing
@@ -184,10 +184,10 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def report(summary: Summary, seed: int, rollouts: int) -> list[str]:
+def report(summary: Summary, seed: int, budget: int) -> list[str]:
     lines = [
         f"players {','.join(summary.kinds)}  deals {summary.deals} ({summary.deals * 4} rounds)"
-        f"  seed {seed}  strong rollouts {rollouts}",
+        f"  seed {seed}  strong budget {budget}",
         "player kind    points/round  95% CI          vs others' average (95% CI)",
     ]
     for player, kind in enumerate(summary.kinds):
@@ -216,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="strong,basic,basic,basic", help="four of: " + ", ".join(KINDS))
     parser.add_argument("--deals", type=int, default=100, help="deals, each played 4 times (rotated)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rollouts", type=int, default=strong.DEFAULT_ROLLOUTS, help="strong bot's budget per decision")
+    parser.add_argument(
+        "--budget", type=int, default=strong.DEFAULT_BUDGET, help="strong bot's simulated card plays per decision"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
@@ -226,8 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     progress = None if args.no_progress else ProgressBar()
-    summary = run(kinds, args.deals, args.seed, args.rollouts, args.jobs, progress)
-    for line in report(summary, args.seed, args.rollouts) + timing_report(summary):
+    summary = run(kinds, args.deals, args.seed, args.budget, args.jobs, progress)
+    for line in report(summary, args.seed, args.budget) + timing_report(summary):
         print(line)
     return 0
 

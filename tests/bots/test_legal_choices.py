@@ -15,7 +15,7 @@ from api.engine.state import evolved
 from .worlds import random_position
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-STRONG = strong.StrongPolicy(rollouts=24)
+STRONG = strong.StrongPolicy(budget=1000)
 
 
 @given(seed=SEEDS, moves=st.integers(min_value=0, max_value=56))

@@ -15,7 +15,7 @@ from api.engine.state import Direction, TableState, evolved
 
 from .worlds import random_position
 
-STRONG = strong.StrongPolicy(rollouts=40)
+STRONG = strong.StrongPolicy(budget=1500)
 
 
 def with_hidden_cards_permuted(state: TableState, seat: int, rng: random.Random) -> TableState:

@@ -14,7 +14,7 @@ def run_lines(capsys, argv: list[str]) -> list[str]:
 
 
 def test_the_same_seed_gives_the_same_numbers(capsys) -> None:
-    argv = ["--players", "strong,basic,random,random", "--deals", "2", "--seed", "11", "--rollouts", "16", "--no-progress"]
+    argv = ["--players", "strong,basic,random,random", "--deals", "2", "--seed", "11", "--budget", "600", "--no-progress"]
     first = run_lines(capsys, argv)
     second = run_lines(capsys, argv)
     assert first == second

@@ -10,8 +10,10 @@ seats (`sim.playout`, a mutable bitmask simulator); the card with the lowest
 average round score wins. Worlds are shared by all candidates, so the
 comparison is paired and the noise of the deal mostly cancels.
 
-The budget is a number of rollouts (deterministic for a seeded rng, used by
-the tournament) and optionally a wall-clock limit (for the service).
+The budget is a number of simulated card plays (deterministic for a seeded
+rng, used by the tournament): a rollout from trick 2 costs about four times
+one from trick 11, so counting plays rather than rollouts keeps the time per
+decision level through the round. The service adds a wall-clock limit.
 Passing uses the basic heuristic.
 """
 
@@ -27,7 +29,8 @@ from ..state import Direction
 from . import basic, sim
 from .view import BotView
 
-DEFAULT_ROLLOUTS = 600  # per decision, split over the candidate cards
+DEFAULT_BUDGET = 80_000  # simulated card plays per decision, split over the candidate cards
+MAX_WORLDS = 500
 SERVICE_SECONDS = 0.2  # the service's wall-clock limit per decision
 
 
@@ -151,10 +154,10 @@ def candidates(legal: int, hand: int, played: int) -> list[int]:
 
 
 class StrongPolicy:
-    """A search player with a rollout budget and, optionally, a time limit."""
+    """A search player with a budget of simulated plays and, optionally, a time limit."""
 
-    def __init__(self, rollouts: int = DEFAULT_ROLLOUTS, seconds: float | None = None) -> None:
-        self.rollouts = rollouts
+    def __init__(self, budget: int = DEFAULT_BUDGET, seconds: float | None = None) -> None:
+        self.budget = budget
         self.seconds = seconds
 
     def choose_pass(self, view: BotView, rng: random.Random) -> tuple[Card, ...]:
@@ -169,7 +172,8 @@ class StrongPolicy:
         if len(moves) == 1:
             return sim.DECK_CARD[moves[0]]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        worlds = max(2, self.rollouts // len(moves))
+        remaining = 52 - k.played.bit_count()
+        worlds = min(MAX_WORLDS, max(2, self.budget // (len(moves) * remaining)))
         trick = view.trick
         on_table = [(seat, sim.CARD_INDEX[card]) for seat, card in trick.cards]
         taken = list(view.taken)
