@@ -1,4 +1,11 @@
-"""Bots: players that choose from the engine's own legal moves, seeing only their seat's view."""
+"""Bots: players that choose from the engine's own legal moves, seeing only their seat's view.
+
+Two levels, picked by the seat's `bot_level`:
+  basic   a fast rule-based player (`basic`), well under a millisecond a card;
+  strong  determinized Monte Carlo search with basic rollouts (`strong`), about
+          0.2 s a card in the service (its wall-clock limit).
+A policy is anything with `choose_pass(view, rng)` and `choose_play(view, rng)`.
+"""
 
 from __future__ import annotations
 
