@@ -216,6 +216,9 @@ def _play_card(state: TableState, command: PlayCard, context: Context) -> tuple[
 
 
 def _accuse(state: TableState, command: Accuse, context: Context) -> tuple[Event, ...]:
+    # Seats are 0..3: an accusation of no seat would otherwise penalize the accuser.
+    if not 0 <= command.accused < 4:
+        raise errors.InvalidCommand("the accused seat is 0..3")
     rnd = _running_round(state)
     if state.options.revoke is Revoke.PREVENTED:
         raise errors.RevokeNotAllowed()

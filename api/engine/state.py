@@ -230,8 +230,10 @@ class TableState:
 
     @property
     def round(self) -> Round | None:
-        match = self.match
-        return match.round if match is not None and match.result is None else None
+        if not self.matches:
+            return None
+        match = self.matches[-1]
+        return match.round if match.result is None else None
 
     @property
     def status(self) -> Status:
@@ -257,9 +259,10 @@ class TableState:
     def turn(self) -> int | None:
         """The seat that must play a card now, or None."""
         rnd = self.round
-        if rnd is None or rnd.is_passing or rnd.is_complete:
-            return None
-        return rnd.trick.next_seat
+        if rnd is None or not rnd.exchanged or len(rnd.tricks) == 13:
+            return None  # passing, or the round is over
+        trick = rnd.trick
+        return (trick.leader + len(trick.cards)) % 4  # the trick's next seat
 
     @property
     def awaiting(self) -> tuple[int, ...]:

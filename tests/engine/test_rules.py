@@ -414,6 +414,8 @@ def test_accusations_are_made_by_human_seats_against_another_seat_during_the_tri
         accuse(state, 1, 1)
     with refused("forbidden"):
         accuse(state, 3, 1)
+    with refused("validation_error"):
+        accuse(state, 1, 4)  # no such seat: refused, not a false accusation
 
 
 # -- Section 7: leaving and stalled tables ------------------------------------------------------
