@@ -49,7 +49,8 @@ def play_match(state: TableState, rng: random.Random, stream: list[Recorded], ti
     ctx = Context(now=now, rng=rng)
     clock = time.perf_counter
     while state.is_running:
-        seat = state.awaiting[0] if len(state.awaiting) == 1 else rng.choice(state.awaiting)
+        awaiting = state.awaiting
+        seat = awaiting[0] if len(awaiting) == 1 else rng.choice(awaiting)
         start = clock()
         moves = legal_moves(state, seat)
         if state.round.is_passing:  # type: ignore[union-attr]
@@ -87,13 +88,15 @@ def long_stream(rng: random.Random, at_least: int) -> list[Recorded]:
         stream.extend(Recorded(version + i, T0, event) for i, event in enumerate(events, start=1))
 
 
-def median_time(function, repeats: int) -> float:
-    samples = []
+def replay_times(stream: list[Recorded], repeats: int) -> tuple[float, float, float]:
+    """Median wall time, best wall time and median CPU time of `replay(stream)`, in ms."""
+    wall, cpu = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+        start, start_cpu = time.perf_counter(), time.process_time()
+        replay(stream)
+        cpu.append(time.process_time() - start_cpu)
+        wall.append(time.perf_counter() - start)
+    return statistics.median(wall) * 1e3, min(wall) * 1e3, statistics.median(cpu) * 1e3
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -107,29 +110,28 @@ def main(argv: list[str] | None = None) -> None:
     timings: list[float] = []
     rounds = 0
     streams = []
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     for _ in range(args.matches):
         state, stream = new_match(rng)
         state = play_match(state, rng, stream, timings)
         rounds += len(state.match.history)  # type: ignore[union-attr]
         streams.append(stream)
-    elapsed = time.perf_counter() - start
+    elapsed, elapsed_cpu = time.perf_counter() - start, time.process_time() - start_cpu
 
     # A typical 100-point match: the one with the median number of events.
     streams.sort(key=len)
     typical = streams[len(streams) // 2]
     long = long_stream(random.Random(args.seed + 1), 1500)
 
-    micro = [t * 1e6 for t in timings]
-    print("Copas engine benchmark (one core; the machine is noisy: figures are medians, compare like with like)")
-    print(f"  matches played          {args.matches} (seed {args.seed}), {rounds} rounds, {len(timings)} decisions in {elapsed:.2f} s")
-    print(f"  rounds per second       {rounds / elapsed:,.0f}   (target >= 1,000)")
-    print(f"  us per decision         median {statistics.median(micro):.1f}, mean {statistics.fmean(micro):.1f}, p99 {sorted(micro)[int(len(micro) * 0.99)]:.1f}   (legal_moves + decide + apply)")
-    typical_ms = median_time(lambda: replay(typical), args.repeats) * 1e3
-    long_ms = median_time(lambda: replay(long), args.repeats) * 1e3
-    print(f"  replay 100-point match  {typical_ms:.2f} ms median for {len(typical)} events ({typical_ms * 1e3 / len(typical):.1f} us/event)")
-    print(f"  replay long stream      {long_ms:.2f} ms median for {len(long)} events   (target < 10 ms for ~1,500)")
-
+    micro = sorted(t * 1e6 for t in timings)
+    print("Copas engine benchmark, one core. The machine is noisy (shared CPU, frequency scaling):")
+    print("figures are medians (best and CPU-time figures beside them); compare runs on one machine.")
+    print(f"  matches played          {args.matches} (seed {args.seed}): {rounds} rounds, {len(timings)} decisions, {elapsed:.2f} s wall, {elapsed_cpu:.2f} s CPU")
+    print(f"  rounds per second       {rounds / elapsed:,.0f} wall, {rounds / elapsed_cpu:,.0f} per CPU second   (target >= 1,000)")
+    print(f"  us per decision         median {statistics.median(micro):.1f}, mean {statistics.fmean(micro):.1f}, best {micro[0]:.1f}, p99 {micro[int(len(micro) * 0.99)]:.1f}   (legal_moves + decide + apply)")
+    for label, stream, target in (("replay 100-point match", typical, ""), ("replay long stream", long, "   (target < 10 ms for ~1,500)")):
+        median, best, cpu = replay_times(stream, args.repeats)
+        print(f"  {label:<23} {median:.2f} ms median, {best:.2f} best, {cpu:.2f} CPU, for {len(stream)} events ({median * 1e3 / len(stream):.1f} us/event){target}")
 
 if __name__ == "__main__":
     main()

@@ -270,10 +270,12 @@ class TableState:
         rnd = self.round
         if rnd is None:
             return ()
-        if rnd.is_passing:
+        if not rnd.exchanged:  # passing: every seat that has not chosen yet
             return tuple(seat for seat in SEATS if rnd.passes[seat] is None)
-        turn = self.turn
-        return () if turn is None else (turn,)
+        if len(rnd.tricks) == 13:
+            return ()
+        trick = rnd.trick
+        return ((trick.leader + len(trick.cards)) % 4,)  # the seat on turn
 
     @property
     def awaiting_since(self) -> datetime | None:
