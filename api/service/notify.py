@@ -26,16 +26,14 @@ class Notification:
 
 def plan(table_id: str, before: TableState, after: TableState) -> list[Notification]:
     planned: list[Notification] = []
-    # A seat is told when its action becomes due (bots are never told).
-    since = after.awaiting_since
-    for seat in after.awaiting:
-        if after.seats[seat].is_bot:
+    # A seat is told when an action becomes due for it (bots are never told):
+    # a due action is named by its place in the match, so the same action is
+    # never announced twice, however many events arrive at the same instant.
+    due_before = _due_actions(before)
+    for seat, action in _due_actions(after).items():
+        if after.seats[seat].is_bot or due_before.get(seat) == action:
             continue
-        newly_due = seat not in before.awaiting or before.awaiting_since != since or _new_round(before, after)
-        if newly_due:
-            action = "pass" if after.round is not None and after.round.is_passing else "play"
-            data = {"table_id": table_id, "seat": seat, "version": after.version, "action": action}
-            planned.append(Notification(seat, "your_turn", data))
+        planned.append(Notification(seat, "your_turn", _your_turn(table_id, after, seat)))
     # Every human seat is told when its match ends.
     match = after.match
     if match is not None and match.result is not None and not _was_finished(before, match.number):
@@ -55,14 +53,33 @@ def plan(table_id: str, before: TableState, after: TableState) -> list[Notificat
     return planned
 
 
+def due_now(table_id: str, state: TableState, seat: int) -> list[Notification]:
+    """`your_turn` for `seat` if its action is due right now (when a webhook is set while it waits)."""
+    if seat not in _due_actions(state) or not state.seats[seat].is_human:
+        return []
+    return [Notification(seat, "your_turn", _your_turn(table_id, state, seat))]
+
+
+def _your_turn(table_id: str, state: TableState, seat: int) -> dict[str, Any]:
+    action = "pass" if state.round is not None and state.round.is_passing else "play"
+    return {"table_id": table_id, "seat": seat, "version": state.version, "action": action}
+
+
+def _due_actions(state: TableState) -> dict[int, tuple[object, ...]]:
+    """The awaited seats, each with a key naming the action it owes."""
+    rnd, match = state.round, state.match
+    if rnd is None or match is None:
+        return {}
+    if rnd.is_passing:
+        key: tuple[object, ...] = (match.number, rnd.number, "pass")
+    else:
+        key = (match.number, rnd.number, "play", rnd.trick.number, len(rnd.trick.cards))
+    return {seat: key for seat in state.awaiting}
+
+
 def _was_finished(state: TableState, match_number: int) -> bool:
     match = state.match
     return match is not None and match.number == match_number and match.is_finished
-
-
-def _new_round(before: TableState, after: TableState) -> bool:
-    old, new = before.round, after.round
-    return new is not None and (old is None or (old.number, before.match.number) != (new.number, after.match.number))  # type: ignore[union-attr]
 
 
 def enqueue(uow: UnitOfWork, table_id: str, notifications: list[Notification], now: datetime) -> None:

@@ -268,6 +268,9 @@ class TableService:
 
             def set_webhook(uow: UnitOfWork, state: TableState) -> None:
                 uow.set_webhook(hook, table_id=access.table_id, seat=viewer.seat)
+                if hook is not None:
+                    # A seat already awaited (e.g. the last joiner, dealt in at once) hears of it now.
+                    notify.enqueue(uow, access.table_id, notify.due_now(access.table_id, state, viewer.seat), self.clock.now())
 
         name, deck_design = changes.get("name"), changes.get("deck_design")
         if name is None and deck_design is None:
