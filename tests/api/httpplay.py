@@ -193,3 +193,36 @@ def seat_to_move(game: Game) -> int:
     turn = game.view(game.any_token())["turn"]
     assert turn is not None
     return turn
+
+
+def prefer_no_hearts(you: dict[str, Any]) -> str:
+    """A legal card, keeping hearts unbroken when the seat can."""
+    moves = you["legal_moves"]
+    return next((card for card in moves if card[1] != "H"), moves[0])
+
+
+def play_until(game: Game, found: Any, choose: Any = prefer_no_hearts, limit: int = 52) -> tuple[int, str, dict[str, Any]]:
+    """Play legal cards until `found(view of the seat to move)` names a card: (seat, card, that view)."""
+    for _ in range(limit):
+        public = game.view(game.any_token())
+        assert public["status"] == "playing", public["status"]
+        seat = public["turn"]
+        view = game.view(seat)
+        card = found(view)
+        if card is not None:
+            return seat, card, view
+        game.play(seat, choose(view["you"]))
+    raise AssertionError("the situation never arose")
+
+
+def accuse_through_rounds(game: Game, rounds: int) -> dict[str, Any]:
+    """On a revoke-allowed table of four people: pass (if the round passes), then end the round
+    by a false accusation, `rounds` times (seats 0, 1, 2, ... accuse their left neighbour)."""
+    for number in range(rounds):
+        public = game.view(0)
+        if public["status"] == "passing":
+            game.to_tricks()
+        accuser = number % 4
+        response = game.post(accuser, "accusations", {"seat": (accuser + 1) % 4})
+        assert response.status_code == 201, response.get_json()
+    return game.view(0)
