@@ -15,6 +15,13 @@ from .store import database_url
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["audit"]:
+        # Handed over untouched: through the REMAINDER below, argparse would move
+        # leading options (`--table ID`) after their values.
+        from .audit_cli import main as audit_main
+
+        return audit_main(argv[1:])
     parser = argparse.ArgumentParser(prog="copas", description="The Copas table service.")
     commands = parser.add_subparsers(dest="command", required=True)
 
