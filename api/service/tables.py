@@ -337,3 +337,12 @@ class TableService:
         uow.append(table_id, state.version, [codec.encode(event) for event in all_events], status=after.status.value, now=now)
         notify.enqueue(uow, table_id, notify.plan(table_id, state, after), now)
         return Outcome(after, events)
+
+    # -- the audit (appended) -----------------------------------------------------------
+
+    def audit(self, access: Access) -> dict[str, Any]:
+        """The replayed record of every match and round, as this viewer may see it now."""
+        from ..engine.audit import audit_record
+
+        state = self.state(access.table_id)
+        return {"table_id": access.table_id, **audit_record(state, access.viewer)}

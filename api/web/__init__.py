@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import errors, events, health, invites, table_life, tables
+from . import audit, errors, events, health, invites, table_life, tables
 
 
 def register_api(app: Flask) -> errors.ProblemApi:
     api = errors.ProblemApi(app)
-    for module in (tables, table_life, invites, events, health):
+    for module in (tables, table_life, invites, events, audit, health):
         api.register_blueprint(module.blp)
     errors.register(app)
     return api
