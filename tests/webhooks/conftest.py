@@ -93,6 +93,8 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
                     status = 400
                 receiver.deliveries.append(Delivery(self.path, headers, body, status, verified, error))
             self.send_response(status)
+            if 300 <= status < 400:  # a redirect towards what must never be called
+                self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
             self.send_header("Content-Length", "0")
             self.end_headers()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -263,3 +264,25 @@ def test_concurrent_dispatchers_deliver_each_message_once(
     ids = [d.id for d in receiver.accepted(0)]
     assert sorted(ids) == sorted(set(ids)) and len(ids) == 41  # the 40 and the your_turn for the pass
     assert not messages(app_store, "pending")
+
+
+def test_the_post_goes_to_the_checked_address_and_follows_no_redirect(receiver: Any) -> None:
+    import ipaddress
+
+    from api.service import delivery, webhooks
+
+    secret = webhooks.new_secret()
+    receiver.secrets["/hook/0"] = secret
+    body = '{"data":{},"timestamp":"2026-01-01T00:00:00Z","type":"your_turn"}'
+    stamp = int(time.time())
+    headers = {"webhook-id": "msg_x", "webhook-timestamp": str(stamp), "webhook-signature": webhooks.sign(secret, "msg_x", stamp, body)}
+    # A name that resolves nowhere: only the pinned address can be reached.
+    url = f"http://copas-hook.invalid:{receiver.port}/hook/0"
+    pinned = [ipaddress.ip_address("127.0.0.1")]
+
+    assert delivery.post(url, body.encode(), headers, timeout=5, addresses=pinned) == 200
+    receiver.answers = [302]
+    assert delivery.post(url, body.encode(), headers, timeout=5, addresses=pinned) == 302
+
+    assert [d.status for d in receiver.deliveries] == [200, 302]
+    assert receiver.deliveries[0].headers["host"] == f"copas-hook.invalid:{receiver.port}"
