@@ -3,11 +3,17 @@
 Keys are scoped to the table and the token, kept 24 hours. A key is claimed
 (in flight) before the request runs and filled with the response after, so
 a duplicate arriving meanwhile gets `request_in_progress`.
+
+The 24 hours are measured by the wall clock, because that is the clock the
+store reads keys against (`idempotent_response` takes no time): stamping
+claims with another clock (a test's FakeClock) would make a used key look
+present to `begin_idempotent` and expired to `idempotent_response`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from ..store.ports import IdempotentResponse, Store
 from .clock import Clock
@@ -25,15 +31,17 @@ class IdempotencyLedger:
         self.store = store
         self.clock = clock
 
-    def claim(self, scope: str, key: str, request_hash: str) -> Claim | IdempotentResponse:
+    def claim(self, scope: str, key: str, request_hash: str, *, retried: bool = False) -> Claim | IdempotentResponse:
         """Claim the key for this request, or the stored response of its first use."""
         with self.store.unit_of_work() as uow:
-            if uow.begin_idempotent(scope, key, request_hash, self.clock.now()):
+            if uow.begin_idempotent(scope, key, request_hash, datetime.now(UTC)):
                 uow.commit()
                 return Claim(scope, key)
             stored = uow.idempotent_response(scope, key)
-        if stored is None:  # expired between the two reads: try once more
-            return self.claim(scope, key, request_hash)
+        if stored is None:  # expired between the two reads: try once more (only once)
+            if retried:
+                raise RequestInProgress("this Idempotency-Key is being replaced; retry shortly")
+            return self.claim(scope, key, request_hash, retried=True)
         if stored.request_hash != request_hash:
             raise IdempotencyKeyReused("this Idempotency-Key was used with a different request")
         if stored.status is None:
