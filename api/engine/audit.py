@@ -212,9 +212,11 @@ class StreamAuditor:
 
     def feed(self, recorded: Recorded) -> None:
         seq = recorded.seq
-        if seq != self._expected_seq:
+        if seq == self._expected_seq:
+            self._expected_seq = seq + 1
+        else:
             self._out_of_order(seq)
-        self._expected_seq = max(self._expected_seq, seq + 1)
+            self._expected_seq = max(self._expected_seq, seq + 1)
         state = self.state
         event = recorded.event
         if state.created:
