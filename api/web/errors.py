@@ -19,7 +19,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import RuleViolation
-from ..service.errors import ServiceError
+from ..service.errors import InvalidWebhook, ServiceError
 
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://copas.example/problems/"
@@ -66,6 +66,14 @@ class ProblemSchema(ma.Schema):
     errors = ma.fields.Dict(
         metadata={"description": "Validation errors by location and field.", "example": {"json": {"card": ["Invalid card."]}}}
     )
+
+
+def service_problem(error: ServiceError | RuleViolation) -> Response:
+    """The problem answering a refusal of the rules or the service."""
+    errors = None
+    if isinstance(error, InvalidWebhook):  # a 422 lists the fields it refuses
+        errors = {"json": {"webhook_url": [error.detail]}}
+    return problem(status_for(error.code), error.code, error.detail, errors=errors)
 
 
 def status_for(code: str) -> int:
@@ -133,11 +141,11 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(RuleViolation)
     def rule_violation(error: RuleViolation) -> Response:
-        return problem(status_for(error.code), error.code, error.detail)
+        return service_problem(error)
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Response:
-        return problem(status_for(error.code), error.code, error.detail)
+        return service_problem(error)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:

@@ -15,7 +15,8 @@ from ..service.credentials import digest
 from ..service.errors import ServiceError
 from ..service.idempotency import Claim
 from .context import ledger
-from .errors import problem, status_for
+from .auth import access
+from .errors import PROBLEM, service_problem
 
 KEPT_HEADERS = ("Content-Type", "ETag", "Location")
 
@@ -28,6 +29,8 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         key = request.headers.get("Idempotency-Key")
         if not key:
             return view(*args, **kwargs)
+        # Only a caller of this table may claim keys in its scope (401/404 first, nothing stored).
+        access(request.view_args.get("table_id", ""))
         scope = f"{request.view_args.get('table_id', '')}:{digest(request.headers.get('Authorization', ''))}"
         fingerprint = hashlib.sha256(
             request.method.encode() + b" " + request.path.encode() + b"\n" + request.get_data(cache=True)
@@ -40,8 +43,8 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         except Exception:
             ledger().release(claimed)
             raise
-        if response.status_code >= 500:
-            ledger().release(claimed)
+        if response.status_code >= 500 or _not_processed(response):
+            ledger().release(claimed)  # a retry with a corrected request must run
             return response
         headers = {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers}
         ledger().fulfil(claimed, response.status_code, response.get_data(as_text=True), headers)
@@ -50,11 +53,22 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _not_processed(response: Response) -> bool:
+    """A request refused before the use case ran (its shape): not an answer to replay.
+
+    A retry with the same key may carry corrected headers (which the fingerprint
+    leaves out), so only answers of the use case itself are kept.
+    """
+    if response.status_code not in (413, 422) or response.mimetype != PROBLEM:
+        return False
+    return (response.get_json(silent=True) or {}).get("code") in ("validation_error", "payload_too_large")
+
+
 def _answer(view: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """The view's answer, with refusals turned into their problem responses (to be stored too)."""
     try:
         return view(*args, **kwargs)
     except (RuleViolation, ServiceError) as error:
-        return problem(status_for(error.code), error.code, error.detail)
+        return service_problem(error)
     except HTTPException as error:
         return current_app.extensions["flask-smorest"]["apis"][""]["ext_obj"].handle_http_exception(error)

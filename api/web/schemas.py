@@ -16,6 +16,9 @@ from ..engine.cards import CARD_PATTERN
 from ..engine.state import BOT_LEVELS, DECK_DESIGNS, TARGET_SCORES, Revoke, Tie
 
 NAME_PATTERN = r"^[^\u0000-\u001f\u007f]+$"  # no NUL, no control characters
+HEADER_TEXT_PATTERN = r"^[\u0020-\u007e]*$"  # header values: visible ASCII and spaces
+# http(s), a host name or a bracketed IPv6 address (no credentials), an optional port, then no spaces or controls
+WEBHOOK_URL_PATTERN = r"^https?://(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?(?:[/?#][^\u0000-\u0020\u007f]*)?$"
 SEAT_RANGE = validate.Range(min=0, max=3)
 EXAMPLE_HAND = ["2C", "7C", "KC", "3D", "9D", "QD", "4H", "8H", "JH", "AH", "5S", "QS", "AS"]
 
@@ -116,7 +119,7 @@ class PreferencesSchema(StrictSchema):
     )
     webhook_url = ma.fields.String(
         allow_none=True,
-        validate=[validate.Length(min=1, max=2048), validate.Regexp(r"^https?://[^\u0000-\u0020\u007f]+$"), _storable_text],
+        validate=[validate.Length(min=1, max=2048), validate.Regexp(WEBHOOK_URL_PATTERN), _storable_text],
         metadata={"description": "Where to POST your notifications (http or https); null removes the webhook.", "example": "https://example.com/copas-hook"},
     )
 
@@ -140,7 +143,7 @@ class MoveHeadersSchema(ma.Schema):
 
     if_match = ma.fields.String(
         data_key="If-Match",
-        validate=validate.Length(max=200),
+        validate=[validate.Length(max=200), validate.Regexp(HEADER_TEXT_PATTERN)],
         metadata={"description": "The ETag or version you saw: refused with 412 if the table moved on.", "example": '"12"'},
     )
     idempotency_key = ma.fields.String(

@@ -72,7 +72,7 @@ def rematch(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
 
 
 @blp.route("/<table_id>/me", methods=["PATCH"])
-@blp.arguments(schemas.PreferencesSchema, example={"deck_design": "four-color"})
+@blp.arguments(schemas.PreferencesSchema, required=False, example={"deck_design": "four-color"})
 @blp.response(200, schemas.PreferencesAnswerSchema)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 404, 413, 422)

@@ -76,7 +76,7 @@ def get_table(query: dict[str, Any], table_id: str) -> dict[str, Any]:
 @blp.route("/<table_id>/bots", methods=["POST"])
 @idempotent
 @blp.etag
-@blp.arguments(schemas.BotsSchema, example={"seats": [2, 3], "level": "basic"})
+@blp.arguments(schemas.BotsSchema, required=False, example={"seats": [2, 3], "level": "basic"})
 @blp.arguments(schemas.MoveHeadersSchema, location="headers")
 @blp.response(201, schemas.TableViewSchema)
 @blp.doc(security=BEARER)
