@@ -16,12 +16,10 @@ from .store import database_url
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["audit"]:
-        # Handed over untouched: through the REMAINDER below, argparse would move
-        # leading options (`--table ID`) after their values.
-        from .audit_cli import main as audit_main
-
-        return audit_main(argv[1:])
+    if argv[:1] and argv[0] in DELEGATED:
+        # Handed over untouched: through argparse's REMAINDER, leading options
+        # (`--table ID`) would be moved after their values.
+        return _delegate(argv[0], argv[1:])
     parser = argparse.ArgumentParser(prog="copas", description="The Copas table service.")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -61,16 +59,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "openapi":
         print(openapi_document())
         return 0
-    if args.command == "audit":
-        from .audit_cli import main as audit_main
-
-        return audit_main(args.rest + extra)
-    if args.command == "tournament":
-        from .tournament import main as tournament_main
-
-        return tournament_main(args.rest + extra)
     parser.error(f"unknown command {args.command}")
     return 2
+
+
+DELEGATED = {"audit": "api.audit_cli", "tournament": "api.tournament"}
+
+
+def _delegate(command: str, argv: list[str]) -> int:
+    """Run a command that parses its own arguments (`copas audit`, `copas tournament`)."""
+    import importlib
+
+    module = importlib.import_module(DELEGATED[command])
+    return int(module.main(argv) or 0)
 
 
 def openapi_document() -> str:

@@ -8,6 +8,7 @@ through `upcast`, so events written by older versions keep replaying.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from enum import Enum
 from typing import Any
@@ -39,16 +40,22 @@ def decode(stored: StoredEvent) -> Recorded:
     if cls is None:
         raise UnknownEvent(f"unknown event type {stored.type!r} at seq {stored.seq}")
     kwargs: dict[str, Any] = {}
-    for field in dataclasses.fields(cls):
-        if field.name == "seat":
+    for name, read, default in _readers(cls):
+        if name == "seat":
             kwargs["seat"] = stored.seat
-        elif field.name in data:
-            kwargs[field.name] = _READERS.get(field.name, _identity)(data[field.name])
-        elif field.default is not dataclasses.MISSING:
-            kwargs[field.name] = field.default
+        elif name in data:
+            kwargs[name] = read(data[name])
+        elif default is not dataclasses.MISSING:
+            kwargs[name] = default
         else:
-            raise UnknownEvent(f"{stored.type} at seq {stored.seq} lacks {field.name!r}")
+            raise UnknownEvent(f"{stored.type} at seq {stored.seq} lacks {name!r}")
     return Recorded(stored.seq, stored.at, cls(**kwargs))
+
+
+@functools.cache
+def _readers(cls: type[Event]) -> tuple[tuple[str, Callable[[Any], Any], Any], ...]:
+    """Each field of an event class with its reader and default (computed once per class)."""
+    return tuple((field.name, _READERS.get(field.name, _identity), field.default) for field in dataclasses.fields(cls))
 
 
 def decode_all(stream: Iterable[StoredEvent]) -> list[Recorded]:
