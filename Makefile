@@ -37,9 +37,9 @@ openapi: $(VENV)/.installed
 	$(BIN)/copas openapi > openapi/openapi.json
 
 bench: $(VENV)/.dev-installed
-	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/audit.py
-	$(BIN)/python bench/http.py
+	$(BIN)/python -m bench.engine
+	$(BIN)/python -m bench.audit
+	$(BIN)/python -m bench.http
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis

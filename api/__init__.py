@@ -1,80 +1,19 @@
-"""The Copas table service: `create_app()` builds the Flask application."""
+"""The Copas table service.
+
+`create_app()` (in `api.app`) builds the Flask application. This package
+imports nothing heavy itself, so the engine, the bots, `copas audit` and
+`copas tournament` start without loading Flask.
+"""
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-from flask_cors import CORS
-
-from .config import Settings
-from .service.clock import Clock
-from .service.idempotency import IdempotencyLedger
-from .service.tables import TableService
-from .store import database_url, open_store
-from .store.ports import Store
-
-API_DESCRIPTION = """\
-A stored table for Copas (Hearts): create a table, share its invite link, pass
-three cards, play tricks, accuse a revoke, resign, rematch. Players need not be
-online together: poll `GET /v1/tables/{id}` (with `If-None-Match` and `?wait=`)
-or set a webhook with `PATCH /v1/tables/{id}/me`.
-
-Every table resource needs `Authorization: Bearer <token>`, the token returned
-once when you create or join the table. Errors are `application/problem+json`
-with a stable `code`. Cards are two characters: rank `2-9 T J Q K A`, suit
-`C D H S` (`2C`, `TH`, `QS`). Seats are 0..3, clockwise.
-"""
+if TYPE_CHECKING:
+    from flask import Flask
 
 
-def create_app(
-    settings: Settings | None = None,
-    *,
-    store: Store | None = None,
-    clock: Clock | None = None,
-    rng: random.Random | None = None,
-) -> Flask:
-    from .web import ratelimit, register_api
+def create_app(*args: Any, **kwargs: Any) -> Flask:
+    from .app import create_app as build
 
-    settings = settings or Settings.from_env()
-    app = Flask(__name__)
-    app.config.update(
-        API_TITLE="Copas table",
-        API_VERSION="1.0.0",
-        OPENAPI_VERSION="3.0.3",
-        OPENAPI_URL_PREFIX="/v1",
-        OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        API_SPEC_OPTIONS=_spec_options(),
-        MAX_CONTENT_LENGTH=settings.max_body_bytes,
-        JSON_SORT_KEYS=False,
-        COPAS_SETTINGS=settings,
-    )
-    store = store or open_store(settings.database_url or database_url())
-    service = TableService(store, settings, clock=clock, rng=rng)
-    app.extensions["copas"] = {"service": service, "ledger": IdempotencyLedger(store, service.clock), "store": store}
-    if settings.cors_origins:
-        CORS(
-            app,
-            origins=list(settings.cors_origins),
-            expose_headers=["ETag", "Location"],
-            allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"],
-            methods=["GET", "POST", "PATCH", "OPTIONS"],
-        )
-    register_api(app)
-    ratelimit.install(app, settings.rate_limit)
-    return app
-
-
-def _spec_options() -> dict[str, Any]:
-    return {
-        "info": {"description": API_DESCRIPTION},
-        "servers": [{"url": "/"}],
-        "components": {
-            "securitySchemes": {
-                "bearerAuth": {"type": "http", "scheme": "bearer", "description": "The token from creating or joining the table."}
-            }
-        },
-    }
+    return build(*args, **kwargs)
