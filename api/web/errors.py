@@ -112,6 +112,9 @@ class ProblemApi(Api):
         prepare_response(default, self.spec, PROBLEM)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
 
+    def _register_pagination_header(self) -> None:
+        """Nothing here is paginated the flask-smorest way (events page with after/limit)."""
+
     def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500
         if status == 304:

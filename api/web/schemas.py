@@ -213,7 +213,12 @@ class HistorySchema(ma.Schema):
     round = ma.fields.Integer(required=True, metadata={"example": 1})
     points = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [0, 26, 26, 26]})
     moon = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 0})
-    accusation = ma.fields.Nested(AccusationResultSchema, allow_none=True, required=True)
+    accusation = ma.fields.Nested(
+        AccusationResultSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "The accusation that ended the round, if any.", "example": None},
+    )
     scores = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "Match scores after this round.", "example": [0, 26, 26, 26]})
 
 
@@ -244,7 +249,14 @@ class YouSchema(ma.Schema):
     hand = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "Sorted by suit C D H S, then rank.", "example": EXAMPLE_HAND})
     legal_moves = ma.fields.List(ma.fields.String(), required=True, metadata={"example": ["2C"]})
     playable = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "legal_moves plus revoking cards on revoke-allowed tables.", "example": ["2C"]})
-    pass_ = ma.fields.Nested(PassInfoSchema, data_key="pass", attribute="pass", allow_none=True, required=True)
+    pass_ = ma.fields.Nested(
+        PassInfoSchema,
+        data_key="pass",
+        attribute="pass",
+        allow_none=True,
+        required=True,
+        metadata={"description": "Your pass this round; null in a round without passing and for spectators.", "example": {"direction": "left", "given": ["QS", "AS", "AH"], "received": None}},
+    )
     deck_design = ma.fields.String(required=True, metadata={"example": "classic"})
 
 
@@ -262,10 +274,25 @@ class TableViewSchema(ma.Schema):
     turn = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 3})
     awaiting = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [3]})
     awaiting_since = ma.fields.DateTime(allow_none=True, required=True, metadata={"example": "2026-11-29T18:00:00+00:00"})
-    trick = ma.fields.Nested(TrickSchema, allow_none=True, required=True)
-    last_trick = ma.fields.Nested(TrickSchema, allow_none=True, required=True)
+    trick = ma.fields.Nested(
+        TrickSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "The trick being played (between tricks: the next, empty one).", "example": {"number": 3, "leader": 1, "cards": [{"seat": 1, "card": "9D"}]}},
+    )
+    last_trick = ma.fields.Nested(
+        TrickSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "The last completed trick.", "example": {"number": 2, "leader": 0, "cards": [{"seat": 0, "card": "KC"}, {"seat": 1, "card": "2C"}, {"seat": 2, "card": "5C"}, {"seat": 3, "card": "TC"}], "winner": 0}},
+    )
     history = ma.fields.List(ma.fields.Nested(HistorySchema), required=True)
-    result = ma.fields.Nested(ResultSchema, allow_none=True, required=True)
+    result = ma.fields.Nested(
+        ResultSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "Null while the match runs.", "example": None},
+    )
     deal_commitment = ma.fields.String(allow_none=True, required=True, metadata={"description": "SHA-256 of the current deal and salt.", "example": "9f2c" + "0" * 60})
     you = ma.fields.Nested(YouSchema, required=True)
     updated_at = ma.fields.DateTime(allow_none=True, metadata={"example": "2026-11-29T18:00:00+00:00"})
