@@ -52,6 +52,8 @@ def _cards(**kwargs: Any) -> ma.fields.List:
 
 
 class StrictSchema(ma.Schema):
+    """Unknown fields are refused; body integers are given `strict=True` (no "3", no 1.5)."""
+
     class Meta:
         unknown = ma.RAISE
 
@@ -62,6 +64,7 @@ class StrictSchema(ma.Schema):
 class CreateTableSchema(StrictSchema):
     name = Name(required=True, metadata={"description": "Your name: the creator takes seat 0.", "example": "Ana"})
     target_score = ma.fields.Integer(
+        strict=True,
         load_default=100,
         validate=validate.OneOf(TARGET_SCORES),
         metadata={"description": "The match ends when a seat reaches this score.", "example": 100},
@@ -84,7 +87,7 @@ class JoinSchema(StrictSchema):
 
 class BotsSchema(StrictSchema):
     seats = ma.fields.List(
-        ma.fields.Integer(validate=SEAT_RANGE),
+        ma.fields.Integer(strict=True, validate=SEAT_RANGE),
         validate=[validate.Length(min=1, max=4), _unique],
         metadata={"description": "The seats to fill; omit for every empty seat.", "example": [2, 3], "uniqueItems": True},
     )
@@ -108,7 +111,7 @@ class PlaySchema(StrictSchema):
 
 
 class AccusationSchema(StrictSchema):
-    seat = ma.fields.Integer(required=True, validate=SEAT_RANGE, metadata={"description": "The accused seat.", "example": 2})
+    seat = ma.fields.Integer(required=True, strict=True, validate=SEAT_RANGE, metadata={"description": "The accused seat.", "example": 2})
 
 
 class PreferencesSchema(StrictSchema):
