@@ -4,16 +4,14 @@ Keys are scoped to the table and the token, kept 24 hours. A key is claimed
 (in flight) before the request runs and filled with the response after, so
 a duplicate arriving meanwhile gets `request_in_progress`.
 
-The 24 hours are measured by the wall clock, because that is the clock the
-store reads keys against (`idempotent_response` takes no time): stamping
-claims with another clock (a test's FakeClock) would make a used key look
-present to `begin_idempotent` and expired to `idempotent_response`.
+The 24 hours are measured by the service's clock, the same one for claiming
+a key and for reading it back, so a used key is never present to one and
+expired to the other.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from ..store.ports import IdempotentResponse, Store
 from .clock import Clock
@@ -33,11 +31,12 @@ class IdempotencyLedger:
 
     def claim(self, scope: str, key: str, request_hash: str, *, retried: bool = False) -> Claim | IdempotentResponse:
         """Claim the key for this request, or the stored response of its first use."""
+        now = self.clock.now()  # one clock for claiming and for expiry
         with self.store.unit_of_work() as uow:
-            if uow.begin_idempotent(scope, key, request_hash, datetime.now(UTC)):
+            if uow.begin_idempotent(scope, key, request_hash, now):
                 uow.commit()
                 return Claim(scope, key)
-            stored = uow.idempotent_response(scope, key)
+            stored = uow.idempotent_response(scope, key, now)
         if stored is None:  # expired between the two reads: try once more (only once)
             if retried:
                 raise RequestInProgress("this Idempotency-Key is being replaced; retry shortly")

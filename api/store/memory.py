@@ -166,8 +166,8 @@ class MemoryUnitOfWork:
             return None
         return entry
 
-    def idempotent_response(self, scope: str, key: str) -> IdempotentResponse | None:
-        entry = self._live(scope, key, datetime.now(UTC))
+    def idempotent_response(self, scope: str, key: str, now: datetime | None = None) -> IdempotentResponse | None:
+        entry = self._live(scope, key, _aware(now) if now is not None else datetime.now(UTC))
         return None if entry is None else entry.response
 
     def begin_idempotent(self, scope: str, key: str, request_hash: str, now: datetime) -> bool:

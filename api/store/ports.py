@@ -137,7 +137,8 @@ class UnitOfWork(Protocol):
     def count_spectators(self, table_id: str) -> int: ...
 
     # -- idempotency (keyed by table, token hash and the client's key)
-    def idempotent_response(self, scope: str, key: str) -> IdempotentResponse | None: ...
+    def idempotent_response(self, scope: str, key: str, now: datetime | None = None) -> IdempotentResponse | None:
+        """The live (under 24 h old at `now`, default the real clock) entry of this key."""
     def begin_idempotent(self, scope: str, key: str, request_hash: str, now: datetime) -> bool:
         """Insert an in-flight marker; False when the key is already there."""
     def finish_idempotent(self, scope: str, key: str, status: int, body: str, headers: dict[str, str]) -> None: ...

@@ -310,9 +310,9 @@ class SqlUnitOfWork:
 
     # -- idempotency
 
-    def idempotent_response(self, scope: str, key: str) -> IdempotentResponse | None:
+    def idempotent_response(self, scope: str, key: str, now: datetime | None = None) -> IdempotentResponse | None:
         i = m.idempotency
-        cutoff = datetime.now(UTC) - IDEMPOTENCY_TTL
+        cutoff = (now or datetime.now(UTC)) - IDEMPOTENCY_TTL
         r = self._conn.execute(
             select(i).where(i.c.scope == scope, i.c.key == key, i.c.created_at > cutoff)
         ).one_or_none()
