@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"migrated {_redacted(database_url())}")
         return 0
     if args.command == "openapi":
-        print(openapi_document())
+        sys.stdout.write(openapi_document())
         return 0
     parser.error(f"unknown command {args.command}")
     return 2

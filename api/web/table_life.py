@@ -75,7 +75,7 @@ def rematch(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
 @blp.arguments(schemas.PreferencesSchema, required=False, example={"deck_design": "four-color"})
 @blp.response(200, schemas.PreferencesAnswerSchema)
 @blp.doc(security=BEARER)
-@errors(blp, 401, 404, 413, 422)
+@errors(blp, 401, 403, 404, 413, 422)
 def change_me(body: dict[str, Any], table_id: str) -> dict[str, Any]:
     """Change your name, your deck design, or your webhook (its secret is returned once)."""
     who = access(table_id)
