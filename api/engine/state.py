@@ -66,11 +66,15 @@ def evolved(value: Any, **changes: Any) -> Any:
     `__post_init__`, no init-only fields), about five times faster: replaying
     a long match calls it thousands of times.
     """
-    copy = object.__new__(type(value))
-    fields = copy.__dict__
-    fields.update(value.__dict__)
+    copy = _new(value.__class__)
+    fields = value.__dict__.copy()
     fields.update(changes)
+    _set_attribute(copy, "__dict__", fields)
     return copy
+
+
+_new = object.__new__
+_set_attribute = object.__setattr__  # frozen dataclasses refuse their own __setattr__
 
 
 @dataclass(frozen=True)
