@@ -198,7 +198,12 @@ class TableService:
     def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
         return self.store.wait_for_change(table_id, version, timeout)
 
-    def state(self, table_id: str) -> TableState:
+    def state(self, table_id: str, version: int | None = None) -> TableState:
+        """The table's state; at `version` straight from the cache when it holds that one."""
+        if version is not None:
+            cached = self.cache.get(table_id)
+            if cached is not None and cached.version == version:
+                return cached
         with self.store.unit_of_work(readonly=True) as uow:
             state = self._load(uow, table_id)
         self.cache.put(table_id, state)

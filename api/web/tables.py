@@ -68,7 +68,7 @@ def get_table(query: dict[str, Any], table_id: str) -> dict[str, Any]:
         service().wait_for_change(table_id, version, query["wait"])
         version = service().version(table_id)
     set_view_etag(blp, who, version)  # 304 here, before any replay
-    state = service().state(table_id)
+    state = service().state(table_id, version)
     set_view_etag(blp, who, state.version)
     return service().view(who, state)
 
