@@ -26,7 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="apply migrations, then serve the API (gunicorn) and deliver webhooks")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=2)
+    serve.add_argument(
+        "--workers", type=int, default=2 * (os.cpu_count() or 1), help="processes (default: two per core; each holds the GIL apart)"
+    )
     serve.add_argument("--threads", type=int, default=32, help="threads per worker: long polls hold one each")
     serve.add_argument("--no-dispatcher", action="store_true", help="do not start the webhook dispatcher")
 

@@ -4,8 +4,8 @@
 
 Creates a fresh database `copas_bench` on that server, starts `copas serve`
 (gunicorn, gthread) on 127.0.0.1:8765, and plays --tables matches at once,
-each with four human seats driven by one client thread over a keep-alive
-connection. Prints moves per second and p50/p99 latencies of plays, of full
+each with four human seats driven by one client thread (a new connection
+for each poll-and-move cycle). Prints moves per second and p50/p99 latencies of plays, of full
 views (all, and late in the match: some seat at 75+), and of 304 views.
 Without DATABASE_URL it runs on an SQLite file (slower writes, one writer).
 """
@@ -61,6 +61,11 @@ def play_one_match(target: int, samples: dict[str, list[float]], lock: threading
     local: dict[str, list[float]] = {key: [] for key in samples}
     moves = 0
     while True:
+        # A fresh connection for each poll-and-move, as independent frontends make
+        # them: kept-alive connections would all stay with the gunicorn worker
+        # that happened to accept them, and leave the other workers idle.
+        client.conn.close()
+        client = Client()
         status, view, headers, elapsed = client.call("GET", f"/v1/tables/{table_id}", headers=auth[0])
         local["view"].append(elapsed)
         if max(seat["score"] for seat in view["seats"]) >= 75:
@@ -108,7 +113,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=8, help="matches played at once")
     parser.add_argument("--target", type=int, default=100, choices=(50, 100))
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1), help="gunicorn workers (copas serve's default)")
     args = parser.parse_args()
 
     url = prepare_database(os.environ.get("DATABASE_URL"))
