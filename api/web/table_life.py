@@ -11,64 +11,38 @@ from .auth import access
 from .context import service
 from .docs import BEARER, errors
 from .etags import if_match_precondition
-from .idempotency import idempotent
-from .tables import MOVE_ERRORS, moved
+from .moves import move, moved
 
 blp = Blueprint("table-life", __name__, url_prefix="/v1/tables", description="Accuse a revoke, resign, end a stalled match, rematch, preferences.")
 
 
-@blp.route("/<table_id>/accusations", methods=["POST"])
-@idempotent
-@blp.etag
-@blp.arguments(schemas.AccusationSchema, example={"seat": 2})
-@blp.arguments(schemas.MoveHeadersSchema, location="headers")
-@blp.response(201, schemas.AccusationAnswerSchema)
-@blp.doc(security=BEARER)
-@errors(blp, *MOVE_ERRORS)
+@move(blp, "/<table_id>/accusations", body=schemas.AccusationSchema, example={"seat": 2}, answer=schemas.AccusationAnswerSchema)
 def accuse(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
     """Accuse another seat of a revoke in this round (revoke-allowed tables): the round ends at once."""
     who = access(table_id)
     outcome, accusation = service().accuse(who, body["seat"], if_match_precondition(who, headers.get("if_match")))
-    return {**moved(who, outcome), "revoke_found": accusation.revoke_found, "penalized_seat": accusation.penalized_seat}
+    return {**moved(blp, who, outcome), "revoke_found": accusation.revoke_found, "penalized_seat": accusation.penalized_seat}
 
 
-@blp.route("/<table_id>/resignation", methods=["POST"])
-@idempotent
-@blp.etag
-@blp.arguments(schemas.MoveHeadersSchema, location="headers")
-@blp.response(201, schemas.TableViewSchema)
-@blp.doc(security=BEARER)
-@errors(blp, *MOVE_ERRORS)
+@move(blp, "/<table_id>/resignation")
 def resign(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
     """Resign: the match ends for all four and your seat loses."""
     who = access(table_id)
-    return moved(who, service().resign(who, if_match_precondition(who, headers.get("if_match"))))
+    return moved(blp, who, service().resign(who, if_match_precondition(who, headers.get("if_match"))))
 
 
-@blp.route("/<table_id>/abandonment", methods=["POST"])
-@idempotent
-@blp.etag
-@blp.arguments(schemas.MoveHeadersSchema, location="headers")
-@blp.response(201, schemas.TableViewSchema)
-@blp.doc(security=BEARER)
-@errors(blp, *MOVE_ERRORS)
+@move(blp, "/<table_id>/abandonment")
 def abandon(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
     """End a match that has waited more than 48 hours on other seats: they lose."""
     who = access(table_id)
-    return moved(who, service().abandon(who, if_match_precondition(who, headers.get("if_match"))))
+    return moved(blp, who, service().abandon(who, if_match_precondition(who, headers.get("if_match"))))
 
 
-@blp.route("/<table_id>/rematch", methods=["POST"])
-@idempotent
-@blp.etag
-@blp.arguments(schemas.MoveHeadersSchema, location="headers")
-@blp.response(201, schemas.TableViewSchema)
-@blp.doc(security=BEARER)
-@errors(blp, *MOVE_ERRORS)
+@move(blp, "/<table_id>/rematch")
 def rematch(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
     """After a finished match: a new match with the same seats and options."""
     who = access(table_id)
-    return moved(who, service().rematch(who, if_match_precondition(who, headers.get("if_match"))))
+    return moved(blp, who, service().rematch(who, if_match_precondition(who, headers.get("if_match"))))
 
 
 @blp.route("/<table_id>/me", methods=["PATCH"])

@@ -11,18 +11,15 @@ from flask import current_app
 from flask_smorest import Blueprint
 
 from ..engine.state import Options, Revoke, Tie
-from ..service.tables import Access, Admission, Outcome
+from ..service.tables import Admission
 from . import schemas
 from .auth import access
 from .context import service
 from .docs import BEARER, errors
 from .etags import if_match_precondition, matches_if_none_match, set_view_etag
-from .idempotency import idempotent
+from .moves import move, moved
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables: create one, watch it, make moves.")
-
-MOVE_ERRORS = (401, 403, 404, 409, 412, 413, 422)
-
 
 def admission_body(admission: Admission) -> dict[str, Any]:
     body: dict[str, Any] = {
@@ -36,12 +33,6 @@ def admission_body(admission: Admission) -> dict[str, Any]:
         body["invite_code"] = admission.invite_code
         body["invite_url"] = f"{current_app.config['COPAS_SETTINGS'].public_url}/v1/invites/{admission.invite_code}"
     return body
-
-
-def moved(who: Access, outcome: Outcome) -> dict[str, Any]:
-    """The mover's new view, with its ETag."""
-    set_view_etag(blp, who, outcome.state.version)
-    return service().view(who, outcome.state)
 
 
 @blp.route("", methods=["POST"])
@@ -73,46 +64,25 @@ def get_table(query: dict[str, Any], table_id: str) -> dict[str, Any]:
     return service().view(who, state)
 
 
-@blp.route("/<table_id>/bots", methods=["POST"])
-@idempotent
-@blp.etag
-@blp.arguments(schemas.BotsSchema, required=False, example={"seats": [2, 3], "level": "basic"})
-@blp.arguments(schemas.MoveHeadersSchema, location="headers")
-@blp.response(201, schemas.TableViewSchema)
-@blp.doc(security=BEARER)
-@errors(blp, *MOVE_ERRORS)
+@move(blp, "/<table_id>/bots", body=schemas.BotsSchema, example={"seats": [2, 3], "level": "basic"}, body_required=False)
 def seat_bots(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
     """The creator fills empty seats with bots before the match starts (`{}`: every empty seat)."""
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
-    return moved(who, service().seat_bots(who, tuple(body.get("seats") or ()), body["level"], precondition))
+    return moved(blp, who, service().seat_bots(who, tuple(body.get("seats") or ()), body["level"], precondition))
 
 
-@blp.route("/<table_id>/passes", methods=["POST"])
-@idempotent
-@blp.etag
-@blp.arguments(schemas.PassSchema, example={"cards": ["QS", "AS", "AH"]})
-@blp.arguments(schemas.MoveHeadersSchema, location="headers")
-@blp.response(201, schemas.TableViewSchema)
-@blp.doc(security=BEARER)
-@errors(blp, *MOVE_ERRORS)
+@move(blp, "/<table_id>/passes", body=schemas.PassSchema, example={"cards": ["QS", "AS", "AH"]})
 def choose_pass(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
     """Choose the three cards to pass; they move when all four seats have chosen."""
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
-    return moved(who, service().choose_pass(who, tuple(body["cards"]), precondition))
+    return moved(blp, who, service().choose_pass(who, tuple(body["cards"]), precondition))
 
 
-@blp.route("/<table_id>/plays", methods=["POST"])
-@idempotent
-@blp.etag
-@blp.arguments(schemas.PlaySchema, example={"card": "2C"})
-@blp.arguments(schemas.MoveHeadersSchema, location="headers")
-@blp.response(201, schemas.TableViewSchema)
-@blp.doc(security=BEARER)
-@errors(blp, *MOVE_ERRORS)
+@move(blp, "/<table_id>/plays", body=schemas.PlaySchema, example={"card": "2C"})
 def play(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
     """Play a card on your turn."""
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
-    return moved(who, service().play(who, body["card"], precondition))
+    return moved(blp, who, service().play(who, body["card"], precondition))

@@ -1,0 +1,54 @@
+"""What every move endpoint shares: one decorator instead of eight.
+
+A move is a POST that takes an optional `If-Match` and `Idempotency-Key`,
+answers 201 with the mover's new view and its ETag, needs a bearer token and
+can be refused with the problems in MOVE_ERRORS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import marshmallow as ma
+from flask_smorest import Blueprint
+
+from ..service.tables import Access, Outcome
+from . import schemas
+from .context import service
+from .docs import BEARER, errors
+from .etags import set_view_etag
+from .idempotency import idempotent
+
+MOVE_ERRORS = (401, 403, 404, 409, 412, 413, 422)
+
+
+def move(
+    blp: Blueprint,
+    path: str,
+    *,
+    body: type[ma.Schema] | None = None,
+    example: dict[str, Any] | None = None,
+    body_required: bool = True,
+    answer: type[ma.Schema] = schemas.TableViewSchema,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Route and document a move; the handler gets (body?, headers, table_id)."""
+
+    def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
+        endpoint = errors(blp, *MOVE_ERRORS)(handler)
+        endpoint = blp.doc(security=BEARER)(endpoint)
+        endpoint = blp.response(201, answer)(endpoint)
+        endpoint = blp.arguments(schemas.MoveHeadersSchema, location="headers")(endpoint)
+        if body is not None:
+            endpoint = blp.arguments(body, required=body_required, example=example)(endpoint)
+        endpoint = blp.etag(endpoint)
+        endpoint = idempotent(endpoint)
+        return blp.route(path, methods=["POST"])(endpoint)
+
+    return decorate
+
+
+def moved(blp: Blueprint, who: Access, outcome: Outcome) -> dict[str, Any]:
+    """The mover's new view, with its ETag."""
+    set_view_etag(blp, who, outcome.state.version)
+    return service().view(who, outcome.state)
