@@ -45,8 +45,9 @@ from .events import (
 )
 from .evolve import evolve
 from .rules import giver_to, play_violation, receiver_of
-from .state import SEATS, Direction, Match, Result, Revoke, Round, RoundRecord, TableState, Trick
+from .state import SEATS, Direction, Match, Revoke, Round, RoundRecord, TableState, Trick
 from .viewers import Viewer
+from .views import options_entry, result_entry
 
 STALL_SECONDS = 48 * 3600
 
@@ -58,11 +59,7 @@ def audit_record(state: TableState, viewer: Viewer) -> dict[str, Any]:
     return {
         "version": state.version,
         "status": state.status.value,
-        "options": {
-            "target_score": state.options.target_score,
-            "revoke": state.options.revoke.value,
-            "tie": state.options.tie.value,
-        },
+        "options": options_entry(state.options),
         "seats": [
             {"seat": seat, "name": info.name, "kind": info.kind.value} for seat, info in enumerate(state.seats)
         ],
@@ -82,7 +79,7 @@ def _match_entry(match: Match, viewer: Viewer) -> dict[str, Any]:
         "status": "finished" if finished else "running",
         "rounds": rounds,
         "scores": list(match.scores),
-        "result": _result_entry(match.result) if match.result is not None else None,
+        "result": result_entry(match.result) if match.result is not None else None,
     }
 
 
@@ -160,15 +157,6 @@ def _accusation_entry(record: RoundRecord) -> dict[str, Any] | None:
         "accused": accusation.accused,
         "revoke_found": accusation.revoke_found,
         "penalized_seat": accusation.penalized_seat,
-    }
-
-
-def _result_entry(result: Result) -> dict[str, Any]:
-    return {
-        "reason": result.reason.value,
-        "winners": list(result.winners),
-        "losers": list(result.losers),
-        "standings": [{"seat": s.seat, "score": s.score, "rank": s.rank} for s in result.standings],
     }
 
 

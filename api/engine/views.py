@@ -12,7 +12,7 @@ from typing import Any
 from .cards import sorted_cards
 from .moves import legal_moves, playable
 from .rules import giver_to
-from .state import SEATS, Direction, Match, Result, Round, TableState, Trick
+from .state import SEATS, Direction, Match, Options, Result, Round, TableState, Trick
 from .viewers import Viewer
 
 
@@ -23,11 +23,7 @@ def table_view(state: TableState, viewer: Viewer) -> dict[str, Any]:
     return {
         "version": state.version,
         "status": state.status.value,
-        "options": {
-            "target_score": state.options.target_score,
-            "revoke": state.options.revoke.value,
-            "tie": state.options.tie.value,
-        },
+        "options": options_entry(state.options),
         "match": match.number if match is not None else None,
         "round": rnd.number if rnd is not None else (last_round.number if last_round is not None else None),
         "pass_direction": rnd.direction.value if rnd is not None else None,
@@ -40,11 +36,15 @@ def table_view(state: TableState, viewer: Viewer) -> dict[str, Any]:
         "trick": _trick_entry(rnd.trick, rnd.number) if rnd is not None and not rnd.is_passing else None,
         "last_trick": _last_trick(match, rnd),
         "history": [_history_entry(record) for record in match.history] if match is not None else [],
-        "result": _result_entry(match.result) if match is not None and match.result is not None else None,
+        "result": result_entry(match.result) if match is not None and match.result is not None else None,
         "deal_commitment": (rnd or last_round).commitment if (rnd or last_round) is not None else None,
         "you": _you(state, rnd, viewer),
         "updated_at": state.updated_at,
     }
+
+
+def options_entry(options: Options) -> dict[str, Any]:
+    return {"target_score": options.target_score, "revoke": options.revoke.value, "tie": options.tie.value}
 
 
 def _seat_entry(state: TableState, match: Match | None, rnd: Round | None, seat: int) -> dict[str, Any]:
@@ -108,7 +108,7 @@ def _history_entry(record: Any) -> dict[str, Any]:
     }
 
 
-def _result_entry(result: Result) -> dict[str, Any]:
+def result_entry(result: Result) -> dict[str, Any]:
     return {
         "reason": result.reason.value,
         "winners": list(result.winners),
