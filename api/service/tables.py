@@ -259,24 +259,7 @@ class TableService:
 
     def change_preferences(self, access: Access, changes: dict[str, Any]) -> tuple[Outcome, str | None]:
         """Name and deck design are events; the webhook is kept beside the stream (it holds a secret)."""
-        viewer = access.viewer
-        set_webhook: Callable[[UnitOfWork, TableState], None] | None = None
-        secret: str | None = None
-        if "webhook_url" in changes:
-            if viewer.seat is None:
-                raise Forbidden("webhooks notify seated players")
-            url = changes["webhook_url"]
-            if url is not None:
-                webhooks.check_url(url, self.settings.webhook_allowed_hosts)
-                secret = webhooks.new_secret()
-            hook = Webhook(access.table_id, viewer.seat, url, secret, False) if url is not None else None
-
-            def set_webhook(uow: UnitOfWork, state: TableState) -> None:
-                uow.set_webhook(hook, table_id=access.table_id, seat=viewer.seat)
-                if hook is not None:
-                    # A seat already awaited (e.g. the last joiner, dealt in at once) hears of it now.
-                    notify.enqueue(uow, access.table_id, notify.due_now(access.table_id, state, viewer.seat), self.clock.now())
-
+        set_webhook, secret = self._webhook_change(access, changes["webhook_url"]) if "webhook_url" in changes else (None, None)
         name, deck_design = changes.get("name"), changes.get("deck_design")
         if name is None and deck_design is None:
             with self.store.unit_of_work() as uow:
@@ -285,8 +268,27 @@ class TableService:
                     set_webhook(uow, state)
                 uow.commit()
             return Outcome(state, ()), secret
-        command = ChangePreferences(viewer.seat, viewer.spectator, name, deck_design)
+        command = ChangePreferences(access.viewer.seat, access.viewer.spectator, name, deck_design)
         return self.execute(access.table_id, command, extra=set_webhook), secret
+
+    def _webhook_change(self, access: Access, url: str | None) -> tuple[Callable[[UnitOfWork, TableState], None], str | None]:
+        """Set (with a new secret, returned once) or remove a seat's webhook, in the command's transaction."""
+        seat = access.viewer.seat
+        if seat is None:
+            raise Forbidden("webhooks notify seated players")
+        hook, secret = None, None
+        if url is not None:
+            webhooks.check_url(url, self.settings.webhook_allowed_hosts)
+            secret = webhooks.new_secret()
+            hook = Webhook(access.table_id, seat, url, secret, False)
+
+        def set_webhook(uow: UnitOfWork, state: TableState) -> None:
+            uow.set_webhook(hook, table_id=access.table_id, seat=seat)
+            if hook is not None:
+                # A seat already awaited (e.g. the last joiner, dealt in at once) hears of it now.
+                notify.enqueue(uow, access.table_id, notify.due_now(access.table_id, state, seat), self.clock.now())
+
+        return set_webhook, secret
 
     def _player_command(self, access: Access, build: Callable[[int], Command], precondition: Precondition | None) -> Outcome:
         seat = access.viewer.seat
