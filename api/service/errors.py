@@ -9,6 +9,7 @@ class ServiceError(Exception):
     """A request the service refuses before or around the rules."""
 
     code: ClassVar[str] = "service_error"
+    field: ClassVar[str | None] = None  # the request field at fault, for a 422
 
     def __init__(self, detail: str | None = None) -> None:
         super().__init__(detail or (self.__doc__ or "").strip())
@@ -58,3 +59,4 @@ class InvalidWebhook(ServiceError):
     """The webhook URL is not one the service will call."""
 
     code = "validation_error"
+    field = "webhook_url"

@@ -13,13 +13,13 @@ import logging
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, g, json
+from flask import Flask, Response, current_app, g, json
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import RuleViolation
-from ..service.errors import InvalidWebhook, ServiceError
+from ..service.errors import ServiceError
 
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://copas.example/problems/"
@@ -68,12 +68,17 @@ class ProblemSchema(ma.Schema):
     )
 
 
-def service_problem(error: ServiceError | RuleViolation) -> Response:
+def refusal_problem(error: ServiceError | RuleViolation) -> Response:
     """The problem answering a refusal of the rules or the service."""
-    errors = None
-    if isinstance(error, InvalidWebhook):  # a 422 lists the fields it refuses
-        errors = {"json": {"webhook_url": [error.detail]}}
+    field = getattr(error, "field", None)
+    errors = {"json": {field: [error.detail]}} if field else None  # a 422 lists the fields it refuses
     return problem(status_for(error.code), error.code, error.detail, errors=errors)
+
+
+def http_problem(error: HTTPException) -> Response:
+    """The problem answering an HTTP error (routing, schema, size, 304), as the Api renders it."""
+    api: ProblemApi = current_app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
+    return api.handle_http_exception(error)
 
 
 def status_for(code: str) -> int:
@@ -142,17 +147,12 @@ class ProblemApi(Api):
 def register(app: Flask) -> None:
     """Map the named refusals of the engine and the service to problems."""
 
-    @app.errorhandler(RuleViolation)
-    def rule_violation(error: RuleViolation) -> Response:
-        return service_problem(error)
-
-    @app.errorhandler(ServiceError)
-    def service_error(error: ServiceError) -> Response:
-        return service_problem(error)
+    app.register_error_handler(RuleViolation, refusal_problem)
+    app.register_error_handler(ServiceError, refusal_problem)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
         if isinstance(error, HTTPException):
-            return app.extensions["flask-smorest"]["apis"][""]["ext_obj"].handle_http_exception(error)
+            return http_problem(error)
         log.exception("unhandled error", exc_info=error)
         return problem(500, "internal_error", "the server failed to answer; the request changed nothing")

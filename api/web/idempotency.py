@@ -16,7 +16,7 @@ from ..service.errors import ServiceError
 from ..service.idempotency import Claim
 from .context import ledger
 from .auth import access
-from .errors import PROBLEM, service_problem
+from .errors import PROBLEM, http_problem, refusal_problem
 
 KEPT_HEADERS = ("Content-Type", "ETag", "Location")
 
@@ -69,6 +69,6 @@ def _answer(view: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     try:
         return view(*args, **kwargs)
     except (RuleViolation, ServiceError) as error:
-        return service_problem(error)
+        return refusal_problem(error)
     except HTTPException as error:
-        return current_app.extensions["flask-smorest"]["apis"][""]["ext_obj"].handle_http_exception(error)
+        return http_problem(error)
