@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 def _split(value: str) -> tuple[str, ...]:
@@ -18,10 +18,7 @@ class Settings:
     webhook_allowed_hosts: tuple[str, ...] = ()
     public_url: str = "http://127.0.0.1:8000"
     max_body_bytes: int = 64 * 1024
-    max_wait_seconds: int = 30
-    bot_think_seconds: float = 0.25  # the strong bot's time budget per decision
     rate_limit: float = 0.0  # sustained requests per second per client; 0: no limit
-    extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
