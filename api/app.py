@@ -42,7 +42,7 @@ def create_app(
     app.config.update(
         API_TITLE="Copas table",
         API_VERSION="1.0.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",

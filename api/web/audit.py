@@ -120,7 +120,10 @@ class AuditRoundSchema(ma.Schema):
         ma.fields.Nested(AuditPassSchema),
         allow_none=True,
         required=True,
-        metadata={"description": "One entry per seat; null in a round without passing."},
+        metadata={
+            "description": "One entry per seat; null in a round without passing.",
+            "example": [{"seat": 0, "to": 1, "chosen": True, "cards": ["QS", "AS", "AH"]}],
+        },
     )
     tricks = ma.fields.List(ma.fields.Nested(AuditTrickSchema), required=True, metadata={"description": "The completed tricks, in order."})
     current_trick = ma.fields.Nested(

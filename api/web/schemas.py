@@ -51,8 +51,19 @@ def _cards(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(CardField(), **kwargs)
 
 
+class JsonInteger(ma.fields.Integer):
+    """An integer as JSON Schema counts one: 3 and 3.0 are, "3", 3.5 and true are not."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid")
+        return value
+
+
 class StrictSchema(ma.Schema):
-    """Unknown fields are refused; body integers are given `strict=True` (no "3", no 1.5)."""
+    """Unknown fields are refused; body integers are JSON integers (no "3", no 1.5)."""
 
     class Meta:
         unknown = ma.RAISE
@@ -63,8 +74,7 @@ class StrictSchema(ma.Schema):
 
 class CreateTableSchema(StrictSchema):
     name = Name(required=True, metadata={"description": "Your name: the creator takes seat 0.", "example": "Ana"})
-    target_score = ma.fields.Integer(
-        strict=True,
+    target_score = JsonInteger(
         load_default=100,
         validate=validate.OneOf(TARGET_SCORES),
         metadata={"description": "The match ends when a seat reaches this score.", "example": 100},
@@ -87,7 +97,7 @@ class JoinSchema(StrictSchema):
 
 class BotsSchema(StrictSchema):
     seats = ma.fields.List(
-        ma.fields.Integer(strict=True, validate=SEAT_RANGE),
+        JsonInteger(validate=SEAT_RANGE),
         validate=[validate.Length(min=1, max=4), _unique],
         metadata={"description": "The seats to fill; omit for every empty seat.", "example": [2, 3], "uniqueItems": True},
     )
@@ -111,7 +121,7 @@ class PlaySchema(StrictSchema):
 
 
 class AccusationSchema(StrictSchema):
-    seat = ma.fields.Integer(required=True, strict=True, validate=SEAT_RANGE, metadata={"description": "The accused seat.", "example": 2})
+    seat = JsonInteger(required=True, validate=SEAT_RANGE, metadata={"description": "The accused seat.", "example": 2})
 
 
 class PreferencesSchema(StrictSchema):

@@ -105,18 +105,27 @@ def test_the_interactive_docs_answer_html() -> None:
 # -- a valid OpenAPI 3 document ----------------------------------------------------
 
 
-def test_the_document_is_valid_openapi_3(committed: dict[str, Any]) -> None:
-    assert committed["openapi"].startswith("3.0.")
+def test_the_document_is_valid_openapi_3_1(committed: dict[str, Any]) -> None:
+    # 3.1, so that a nullable nested object is exactly "that schema or null".
+    assert committed["openapi"].startswith("3.1.")
     try:
         from openapi_spec_validator import validate  # type: ignore[import-not-found]
-    except ImportError:  # the official OpenAPI 3.0 JSON schema, as schemathesis ships it
+    except ImportError:  # the official OpenAPI 3.1 JSON schema, as schemathesis ships it
         import jsonschema_rs
-        from schemathesis.specs.openapi.definitions import OPENAPI_30
+        from schemathesis.specs.openapi.definitions import OPENAPI_31
 
-        errors = [error.message for error in jsonschema_rs.Draft4Validator(OPENAPI_30).iter_errors(committed)]
+        errors = [error.message for error in jsonschema_rs.Draft202012Validator(OPENAPI_31).iter_errors(committed)]
         assert errors == []
     else:
         validate(committed)
+
+
+def test_nullable_objects_are_exactly_their_schema_or_null(committed: dict[str, Any]) -> None:
+    view = committed["components"]["schemas"]["TableView"]["properties"]
+    for name in ("trick", "last_trick", "result"):
+        options = view[name]["anyOf"]
+        assert {"type": "null"} in options and len(options) == 2, name
+        assert any("$ref" in option for option in options), name
 
 
 def test_every_ref_points_at_something(committed: dict[str, Any]) -> None:
