@@ -43,6 +43,18 @@ def table_view(state: TableState, viewer: Viewer) -> dict[str, Any]:
     }
 
 
+def invitation_view(state: TableState) -> dict[str, Any]:
+    """What the invite link shows before joining: the table's public face, no cards at all."""
+    open_seats = len(state.empty_seats) if state.match is None else 0
+    return {
+        "status": state.status.value,
+        "options": options_entry(state.options),
+        "seats": [{"seat": seat, "name": info.name, "kind": info.kind.value} for seat, info in enumerate(state.seats)],
+        "open_seats": open_seats,
+        "joins_as": "player" if open_seats else "spectator",
+    }
+
+
 def options_entry(options: Options) -> dict[str, Any]:
     return {"target_score": options.target_score, "revoke": options.revoke.value, "tie": options.tie.value}
 

@@ -34,6 +34,7 @@ from ..engine.commands import (
 )
 from ..engine.events import Event, RevokeAccused
 from ..engine.redaction import visible_event
+from ..engine.views import invitation_view
 from ..engine.state import Options
 from ..store import codec
 from ..store.ports import Credential, Store, UnitOfWork, Webhook
@@ -169,6 +170,16 @@ class TableService:
             uow.commit()
         self.cache.put(row.table_id, outcome.state)
         return Admission(row.table_id, role, seat, spectator, token)
+
+    def invitation(self, invite_code: str) -> dict[str, Any]:
+        """The public face of the table behind an invite code (no token needed: the code is the key)."""
+        with self.store.unit_of_work(readonly=True) as uow:
+            row = uow.table_by_invite(credentials.digest(invite_code))
+            if row is None:
+                raise NotFound("no table has this invite code")
+            state = self._load(uow, row.table_id)
+        self.cache.put(row.table_id, state)
+        return {"table_id": row.table_id, **invitation_view(state)}
 
     def authenticate(self, table_id: str, token: str | None) -> Access:
         if not token:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
 from flask_smorest import Blueprint
 
 from . import schemas
@@ -12,6 +13,15 @@ from .docs import errors
 from .tables import admission_body
 
 blp = Blueprint("invites", __name__, url_prefix="/v1/invites", description="Join a table through its invite link.")
+
+
+@blp.route("/<invite_code>", methods=["GET"])
+@blp.response(200, schemas.InvitationSchema)
+@errors(blp, 404)
+def look(invite_code: str) -> dict[str, Any]:
+    """What the invite link shows: the table's options and seats, and whether you would play or watch."""
+    base = current_app.config["COPAS_SETTINGS"].public_url
+    return {**service().invitation(invite_code), "join_url": f"{base}/v1/invites/{invite_code}/join"}
 
 
 @blp.route("/<invite_code>/join", methods=["POST"])

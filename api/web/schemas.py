@@ -322,6 +322,26 @@ class PreferencesAnswerSchema(TableViewSchema):
     )
 
 
+class InvitationSeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"example": 1})
+    name = ma.fields.String(allow_none=True, required=True, metadata={"example": "Bruno"})
+    kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "bot", "empty"]), metadata={"example": "empty"})
+
+
+class InvitationSchema(ma.Schema):
+    table_id = ma.fields.String(required=True, metadata={"example": "3f9a1c0b7d2e4a6f8b10"})
+    status = ma.fields.String(required=True, validate=validate.OneOf(["waiting", "passing", "playing", "finished"]), metadata={"example": "waiting"})
+    options = ma.fields.Nested(OptionsSchema, required=True)
+    seats = ma.fields.List(ma.fields.Nested(InvitationSeatSchema), required=True)
+    open_seats = ma.fields.Integer(required=True, metadata={"description": "Seats a joiner can still take.", "example": 2})
+    joins_as = ma.fields.String(
+        required=True,
+        validate=validate.OneOf(["player", "spectator"]),
+        metadata={"description": "What joining now makes you.", "example": "player"},
+    )
+    join_url = ma.fields.String(required=True, metadata={"description": "POST here with {name} to join.", "example": "http://127.0.0.1:8000/v1/invites/kq3V0m9yXc2bq1Z7Lw4nPA/join"})
+
+
 class EventSchema(ma.Schema):
     seq = ma.fields.Integer(required=True, metadata={"example": 7})
     type = ma.fields.String(required=True, metadata={"example": "card_played"})
