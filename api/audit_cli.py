@@ -31,7 +31,7 @@ from .engine.audit import STALL_SECONDS, Finding, StreamAuditor
 from .store import codec, database_url
 from .store import models as m
 from .store.ports import StoredEvent, TableRow
-from .store.sql import _READONLY, make_engine
+from .store.sql import make_engine, read_snapshot
 
 BATCH = 2000  # rows fetched at a time
 
@@ -97,13 +97,6 @@ def audit_table(row: TableRow, stream: Iterable[StoredEvent], stall_seconds: flo
 
 
 # -- reading the database ------------------------------------------------------------
-
-
-def _snapshot(conn: Connection) -> None:
-    if conn.dialect.name == "postgresql":
-        conn.execution_options(isolation_level="REPEATABLE READ")
-    else:
-        conn.execution_options(**{_READONLY: True})  # a deferred BEGIN: no write lock
 
 
 def _rows(conn: Connection, table_id: str | None) -> list[TableRow]:
@@ -198,7 +191,7 @@ def audit_database(
     bar = ProgressBar(progress) if progress is not None else None
     try:
         with engine.connect() as conn:
-            _snapshot(conn)
+            read_snapshot(conn)
             with conn.begin():
                 rows = _rows(conn, table_id)
                 if bar is not None:

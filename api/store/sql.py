@@ -52,6 +52,14 @@ PG_FALLBACK_POLL_SECONDS = 0.5
 _READONLY = "copas_readonly"  # a Connection execution option, read by the SQLite "begin" hook
 
 
+def read_snapshot(conn: Connection) -> None:
+    """Make `conn`'s next transaction one consistent, lock-free read of many tables."""
+    if conn.dialect.name == "postgresql":
+        conn.execution_options(isolation_level="REPEATABLE READ")
+    else:
+        conn.execution_options(**{_READONLY: True})  # a deferred BEGIN: no write lock
+
+
 # --------------------------------------------------------------------------- engines
 
 
