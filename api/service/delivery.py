@@ -66,7 +66,7 @@ class Result:
     """What became of one claimed message."""
 
     message_id: str
-    status: str  # delivered | pending | failed
+    status: str  # delivered | pending | failed | lease_lost (another worker took it over)
     http_status: int | None
     error: str | None
 
@@ -201,7 +201,10 @@ class Dispatcher:
             next_attempt_at=next_at if next_at is not None else self.clock.now(),
         )
         with self.store.unit_of_work() as uow:
-            uow.update_message(updated)
+            if not uow.update_message(updated, expected_attempts=message.attempts):
+                # The lease ran out and another worker claimed the message again: its outcome stands.
+                log.warning("lease of %s lost before its outcome (%s) was recorded", message.id, status)
+                return Result(message.id, "lease_lost", http_status, error)
             if disable is not None:
                 current = uow.webhook(message.table_id, message.seat)
                 # Only the webhook that answered 410: a URL set since then stays live.
@@ -222,7 +225,8 @@ class Dispatcher:
         now = self.clock.now()
         with self.store.unit_of_work() as uow:
             for message in messages:
-                uow.update_message(replace(message, attempts=max(message.attempts - 1, 0), next_attempt_at=now))
+                released = replace(message, attempts=max(message.attempts - 1, 0), next_attempt_at=now)
+                uow.update_message(released, expected_attempts=message.attempts)
             uow.commit()
 
 

@@ -220,25 +220,27 @@ class MemoryUnitOfWork:
         due.sort(key=lambda m: (m.next_attempt_at, m.id))
         return due[: max(limit, 0)]
 
-    def update_message(self, message: OutboxMessage) -> None:
+    def update_message(self, message: OutboxMessage, *, expected_attempts: int | None = None) -> bool:
         self._writing()
         old = self._s.outbox.get(message.id)
-        if old is not None:
-            self._set(
-                self._s.outbox,
-                message.id,
-                OutboxMessage(
-                    old.id,
-                    old.table_id,
-                    old.seat,
-                    old.type,
-                    old.payload,
-                    message.attempts,
-                    _aware(message.next_attempt_at),
-                    message.status,
-                    message.last_error,
-                ),
-            )
+        if old is None or (expected_attempts is not None and old.attempts != expected_attempts):
+            return False
+        self._set(
+            self._s.outbox,
+            message.id,
+            OutboxMessage(
+                old.id,
+                old.table_id,
+                old.seat,
+                old.type,
+                old.payload,
+                message.attempts,
+                _aware(message.next_attempt_at),
+                message.status,
+                message.last_error,
+            ),
+        )
+        return True
 
     def commit(self) -> None:
         self._undo.clear()

@@ -150,7 +150,9 @@ class UnitOfWork(Protocol):
     def enqueue(self, message: OutboxMessage) -> None: ...
     def claim_due(self, now: datetime, limit: int) -> list[OutboxMessage]:
         """Pending messages due by `now`, locked (SKIP LOCKED on PostgreSQL)."""
-    def update_message(self, message: OutboxMessage) -> None: ...
+    def update_message(self, message: OutboxMessage, *, expected_attempts: int | None = None) -> bool:
+        """Store the message's new state; with `expected_attempts`, only if the stored
+        attempts still equal it (a lease not taken over since). True when written."""
 
     def commit(self) -> None: ...
 

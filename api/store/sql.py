@@ -401,19 +401,24 @@ class SqlUnitOfWork:
             stmt = stmt.with_for_update(skip_locked=True)
         return [_outbox_message(r) for r in self._conn.execute(stmt)]
 
-    def update_message(self, message: OutboxMessage) -> None:
+    def update_message(self, message: OutboxMessage, *, expected_attempts: int | None = None) -> bool:
         self._writing()
         o = m.outbox
-        self._conn.execute(
+        condition = o.c.id == message.id
+        if expected_attempts is not None:
+            condition = condition & (o.c.attempts == expected_attempts)
+        written = self._conn.execute(
             update(o)
-            .where(o.c.id == message.id)
+            .where(condition)
+            .returning(o.c.id)
             .values(
                 attempts=message.attempts,
                 next_attempt_at=message.next_attempt_at,
                 status=message.status,
                 last_error=message.last_error,
             )
-        )
+        ).first()
+        return written is not None
 
     def commit(self) -> None:
         self._conn.commit()

@@ -284,6 +284,23 @@ def test_claim_due_returns_pending_due_messages_oldest_first(store):
         assert (later[1].attempts, later[1].last_error) == (1, "HTTP 500")
 
 
+def test_update_message_with_expected_attempts_is_a_compare_and_set(store):
+    now = datetime.now(UTC)
+    with store.unit_of_work() as uow:
+        uow.enqueue(message("a", now))
+        uow.commit()
+    with store.unit_of_work() as uow:
+        [claimed] = uow.claim_due(now, 1)
+        leased = OutboxMessage(**{**claimed.__dict__, "attempts": 1})
+        assert uow.update_message(leased, expected_attempts=0)
+        stale = OutboxMessage(**{**claimed.__dict__, "status": "delivered"})
+        assert not uow.update_message(stale, expected_attempts=0)  # the lease moved on
+        uow.commit()
+    with store.unit_of_work() as uow:
+        [again] = uow.claim_due(now, 1)
+        assert (again.attempts, again.status) == (1, "pending")
+
+
 # -- waiting for changes
 
 

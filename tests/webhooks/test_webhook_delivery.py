@@ -196,6 +196,24 @@ def test_a_worker_killed_mid_delivery_leaves_the_message_to_be_sent_after_its_le
     assert delivered.attempts == 2
 
 
+def test_a_worker_that_outlived_its_lease_does_not_overwrite_the_new_attempt(
+    table: Any, hooks: Any, receiver: Any, app_store: Any, settings: Any, clock: Any
+) -> None:
+    table_id, tokens = table.full_table()
+    hooks(table_id, 0, tokens[0])
+    slow = Dispatcher(app_store, settings, clock)
+    [stale] = slow.claim(10)  # ... its POST hangs past the lease
+    clock.advance(slow.lease_seconds(10) + 0.001)
+    fresh = Dispatcher(app_store, settings, clock, rng=random.Random(3))
+    assert fresh.run_once(10) == 1  # claimed again and delivered
+
+    late = slow.deliver(stale)  # the slow worker finally records its outcome
+
+    assert late.status == "lease_lost"
+    [delivered] = messages(app_store, "delivered")
+    assert delivered.attempts == 2
+
+
 def test_retries_stop_a_day_after_the_message_was_created(
     table: Any, hooks: Any, app_store: Any, settings: Any, clock: Any
 ) -> None:
