@@ -24,6 +24,7 @@ install-dev: $(VENV)/.dev-installed
 # Without DATABASE_URL the table lives in an SQLite file under var/.
 serve: $(VENV)/.installed
 	mkdir -p var
+	@echo "Browser frontends on other origins: set COPAS_CORS_ORIGINS (comma-separated origins, or *); now: '$${COPAS_CORS_ORIGINS:-none}'"
 	$(BIN)/copas serve --host 127.0.0.1 --port 8000
 
 # The whole suite: import contracts, then pytest (SQLite always,

@@ -27,6 +27,19 @@ with a stable `code`. Cards are two characters: rank `2-9 T J Q K A`, suit
 `C D H S` (`2C`, `TH`, `QS`). Seats are 0..3, clockwise.
 """
 
+# What a browser script may read of an answer, and how long it may reuse a preflight
+# (without it, a browser preflights almost every authorized poll).
+EXPOSED_HEADERS = (
+    "ETag",
+    "Location",
+    "Retry-After",
+    "RateLimit",
+    "RateLimit-Policy",
+    "WWW-Authenticate",
+    "Idempotency-Replayed",
+)
+PREFLIGHT_MAX_AGE = 86400
+
 
 def create_app(
     settings: Settings | None = None,
@@ -59,9 +72,10 @@ def create_app(
         CORS(
             app,
             origins=list(settings.cors_origins),
-            expose_headers=["ETag", "Location"],
-            allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"],
+            expose_headers=list(EXPOSED_HEADERS),
+            allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID"],
             methods=["GET", "POST", "PATCH", "OPTIONS"],
+            max_age=PREFLIGHT_MAX_AGE,
         )
     register_api(app)
     ratelimit.install(app, settings.rate_limit)

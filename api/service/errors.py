@@ -25,6 +25,10 @@ class Unauthenticated(ServiceError):
     code = "unauthenticated"
 
 
+class UnknownToken(Unauthenticated):
+    """This bearer token is not one the service issued."""
+
+
 class Forbidden(ServiceError):
     """This token may not do that."""
 

@@ -40,7 +40,7 @@ from ..store import codec
 from ..store.ports import Credential, Store, UnitOfWork, Webhook
 from . import credentials, notify, webhooks
 from .clock import Clock, SystemClock
-from .errors import Forbidden, NotFound, StaleVersion, Unauthenticated
+from .errors import Forbidden, NotFound, StaleVersion, Unauthenticated, UnknownToken
 
 Precondition = Callable[[int], bool]
 
@@ -185,16 +185,22 @@ class TableService:
         if not token:
             raise Unauthenticated("send 'Authorization: Bearer <token>' with a token of this table")
         token_hash = credentials.digest(token)
+        credential = self.credential(token_hash)
+        if credential is None:
+            raise UnknownToken("this token is unknown")
+        if credential.table_id != table_id:
+            raise NotFound("no such table")
+        return Access(table_id, Viewer(credential.seat, credential.spectator), token_hash)
+
+    def credential(self, token_hash: str) -> Credential | None:
+        """The credential issued with this token hash, or None (cached: a credential never changes)."""
         credential = self.known_credentials.get(token_hash)
         if credential is None:
             with self.store.unit_of_work(readonly=True) as uow:
                 credential = uow.credential(token_hash)
-            if credential is None:
-                raise Unauthenticated("this token is unknown")
-            self.known_credentials.put(token_hash, credential)
-        if credential.table_id != table_id:
-            raise NotFound("no such table")
-        return Access(table_id, Viewer(credential.seat, credential.spectator), token_hash)
+            if credential is not None:
+                self.known_credentials.put(token_hash, credential)
+        return credential
 
     # -- reading -----------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import RuleViolation
-from ..service.errors import ServiceError
+from ..service.errors import ServiceError, Unauthenticated, UnknownToken
 
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://copas.example/problems/"
@@ -72,7 +72,16 @@ def refusal_problem(error: ServiceError | RuleViolation) -> Response:
     """The problem answering a refusal of the rules or the service."""
     field = getattr(error, "field", None)
     errors = {"json": {field: [error.detail]}} if field else None  # a 422 lists the fields it refuses
-    return problem(status_for(error.code), error.code, error.detail, errors=errors)
+    return problem(status_for(error.code), error.code, error.detail, errors=errors, headers=challenge(error))
+
+
+def challenge(error: ServiceError | RuleViolation) -> dict[str, str]:
+    """The `WWW-Authenticate` header of a 401 (RFC 9110 and RFC 6750): which scheme, and why."""
+    if isinstance(error, UnknownToken):
+        return {"WWW-Authenticate": 'Bearer realm="copas", error="invalid_token"'}
+    if isinstance(error, Unauthenticated):
+        return {"WWW-Authenticate": 'Bearer realm="copas"'}
+    return {}
 
 
 def http_problem(error: HTTPException) -> Response:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import g, request
+from flask import Flask, Response, g, request
 from flask_smorest import Blueprint
+from flask_smorest.exceptions import NotModified
 
 from ..service.tables import Access
 
@@ -26,13 +27,28 @@ def etag_of(access: Access, version: int) -> str:
 
 
 def set_view_etag(blp: Blueprint, access: Access, version: int) -> None:
-    """Set the view's ETag; flask-smorest answers 304 here if `If-None-Match` holds it."""
+    """Set the view's ETag, and answer 304 here if `If-None-Match` holds it."""
     g.etag = etag_of(access, version)  # the 304 answer carries the ETag too
+    if request.method in ("GET", "HEAD") and matches_if_none_match(access, version):
+        raise NotModified
     blp.set_etag(etag_data(access, version))
 
 
 def matches_if_none_match(access: Access, version: int) -> bool:
-    return etag_of(access, version) in request.if_none_match
+    """If-None-Match compares weakly (RFC 9110 13.1.2): `W/"x"` matches `"x"`, and `*` matches any."""
+    return request.if_none_match.contains_weak(etag_of(access, version))
+
+
+def install(app: Flask) -> None:
+    """Every answer with an ETag is a view (a 200, a move's 201, its replay, a 304): mark it private."""
+
+    @app.after_request
+    def private_view(response: Response) -> Response:
+        if "ETag" in response.headers:
+            # One viewer's: shared caches keep none, private ones revalidate each time.
+            response.headers["Cache-Control"] = "private, no-cache"
+            response.vary.add("Authorization")
+        return response
 
 
 def if_match_precondition(access: Access, header: str | None) -> Callable[[int], bool] | None:

@@ -37,7 +37,7 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         ).hexdigest()
         claimed = ledger().claim(scope, key[:255], fingerprint)
         if not isinstance(claimed, Claim):
-            return Response(claimed.body, status=claimed.status, headers=claimed.headers)
+            return Response(claimed.body, status=claimed.status, headers={**claimed.headers, "Idempotency-Replayed": "true"})
         try:
             response = current_app.make_response(_answer(view, *args, **kwargs))
         except Exception:
