@@ -31,6 +31,7 @@ import random
 import signal
 import socket
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
@@ -43,12 +44,14 @@ from ..store.ports import OutboxMessage, Store, Webhook
 from . import webhooks
 from .clock import Clock, SystemClock
 from .errors import InvalidWebhook
+from .idempotency import IdempotencyLedger
 
 log = logging.getLogger("copas.delivery")
 
 TIMEOUT_SECONDS = 5.0
 BATCH = 10
 IDLE_SECONDS = 0.5
+PURGE_EVERY_SECONDS = 60.0  # expired Idempotency-Key answers, cleared when the outbox is idle
 RETRY_SCHEDULE = (5.0, 30.0, 120.0, 600.0, 3600.0)  # then hourly
 JITTER = 0.10
 GIVE_UP_AFTER = timedelta(days=1)
@@ -333,6 +336,8 @@ def run_worker(
 
         store = open_store(settings.database_url or database_url())
     dispatcher = Dispatcher(store, settings, clock)
+    ledger = IdempotencyLedger(store, dispatcher.clock)  # the worker also clears expired keys when idle
+    next_purge = time.monotonic()
     if stop is not None:
         dispatcher.stopping = stop
     stopping = dispatcher.stopping
@@ -357,6 +362,9 @@ def run_worker(
                 stopping.wait(5.0)
                 continue
             if claimed == 0:
+                if time.monotonic() >= next_purge:
+                    ledger.purge_expired()
+                    next_purge = time.monotonic() + PURGE_EVERY_SECONDS
                 stopping.wait(idle_seconds)
     finally:
         for signum, handler in previous.items():

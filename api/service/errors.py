@@ -53,12 +53,6 @@ class IdempotencyKeyReused(ServiceError):
     code = "idempotency_key_reused"
 
 
-class RequestInProgress(ServiceError):
-    """A request with this Idempotency-Key is still being processed."""
-
-    code = "request_in_progress"
-
-
 class InvalidWebhook(ServiceError):
     """The webhook URL is not one the service will call."""
 

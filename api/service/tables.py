@@ -12,7 +12,8 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -38,7 +39,7 @@ from ..engine.views import invitation_view
 from ..engine.state import Options
 from ..store import codec
 from ..store.ports import Credential, Store, UnitOfWork, Webhook
-from . import credentials, notify, webhooks
+from . import credentials, idempotency, notify, webhooks
 from .clock import Clock, SystemClock
 from .errors import Forbidden, NotFound, StaleVersion, Unauthenticated, UnknownToken
 
@@ -314,17 +315,41 @@ class TableService:
         return self.execute(access.table_id, build(seat), precondition)
 
     def execute(self, table_id: str, command: Command, precondition: Precondition | None = None, extra: Callable[[UnitOfWork, TableState], None] | None = None) -> Outcome:
-        """Run one command for a table in one transaction, bots' answers included."""
-        with self.store.unit_of_work() as uow:
+        """Run one command for a table in one transaction, bots' answers included.
+
+        Under an Idempotency-Key (`idempotency.current()`) the key is looked up
+        once the table is locked, and the transaction commits later, with the
+        answer written beside the events (see api.service.idempotency).
+        """
+        keyed = idempotency.current()
+        with self._command_unit(keyed) as uow:
             state = self._load(uow, table_id, lock=True)
+            if keyed is not None:
+                keyed.check(uow)
             if precondition is not None and not precondition(state.version):
                 raise StaleVersion(f"the table is at version {state.version}")
             outcome = self._decide(uow, table_id, state, command)
             if extra is not None:
                 extra(uow, outcome.state)
+            if keyed is not None:
+                keyed.defer_commit(lambda: self.cache.put(table_id, outcome.state))
+                return outcome
             uow.commit()
         self.cache.put(table_id, outcome.state)
         return outcome
+
+    @contextmanager
+    def _command_unit(self, keyed: idempotency.Recording | None) -> Iterator[UnitOfWork]:
+        """A command's unit of work: closed here, or (keyed) kept open for its answer."""
+        if keyed is None:
+            with self.store.unit_of_work() as uow:
+                yield uow
+            return
+        try:
+            yield keyed.unit_of_work(self.store)
+        except BaseException:
+            keyed.discard()  # nothing to answer from: roll back and release the lock now
+            raise
 
     # -- inside a unit of work ------------------------------------------------------
 

@@ -14,10 +14,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from .ports import (
+    IDEMPOTENCY_TTL,
     Credential,
     DuplicateTable,
     IdempotentResponse,
@@ -30,7 +31,6 @@ from .ports import (
     Webhook,
 )
 
-IDEMPOTENCY_TTL = timedelta(hours=24)
 _MISSING = object()
 
 
@@ -170,24 +170,23 @@ class MemoryUnitOfWork:
         entry = self._live(scope, key, _aware(now) if now is not None else datetime.now(UTC))
         return None if entry is None else entry.response
 
-    def begin_idempotent(self, scope: str, key: str, request_hash: str, now: datetime) -> bool:
+    def record_idempotent(self, scope: str, key: str, response: IdempotentResponse, now: datetime) -> IdempotentResponse:
         self._writing()
         now = _aware(now)
-        if self._live(scope, key, now) is not None:
-            return False
-        self._set(self._s.idempotency, (scope, key), _Idem(IdempotentResponse(request_hash, None, None, {}), now))
-        return True
+        live = self._live(scope, key, now)
+        if live is not None:
+            return live.response
+        kept = IdempotentResponse(response.request_hash, response.status, response.body, _json_copy(dict(response.headers)))
+        self._set(self._s.idempotency, (scope, key), _Idem(kept, now))
+        return kept
 
-    def finish_idempotent(self, scope: str, key: str, status: int, body: str, headers: dict[str, str]) -> None:
+    def purge_idempotent(self, before: datetime, limit: int) -> int:
         self._writing()
-        entry = self._s.idempotency.get((scope, key))
-        if entry is not None:
-            response = IdempotentResponse(entry.response.request_hash, status, body, _json_copy(dict(headers)))
-            self._set(self._s.idempotency, (scope, key), _Idem(response, entry.created_at))
-
-    def forget_idempotent(self, scope: str, key: str) -> None:
-        self._writing()
-        self._delete(self._s.idempotency, (scope, key))
+        before = _aware(before)
+        old = [k for k, entry in self._s.idempotency.items() if entry.created_at < before][: max(limit, 0)]
+        for k in old:
+            self._delete(self._s.idempotency, k)
+        return len(old)
 
     # -- webhooks and the outbox
 

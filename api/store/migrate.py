@@ -43,3 +43,12 @@ def current(url: str) -> str | None:
             return MigrationContext.configure(conn).get_current_revision()
     finally:
         engine.dispose()
+
+
+def head() -> str:
+    """The newest revision of the migrations (what `upgrade` brings a database to)."""
+    from alembic.script import ScriptDirectory
+
+    revision = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    assert revision is not None
+    return revision

@@ -12,8 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
+
+
+IDEMPOTENCY_TTL = timedelta(hours=24)
+"""How long an Idempotency-Key's answer is kept (the contract's 24 hours)."""
 
 
 class StaleVersion(Exception):
@@ -79,8 +83,8 @@ class IdempotentResponse:
     """A stored answer to a write, replayed for a retry with the same key."""
 
     request_hash: str
-    status: int | None  # None while the first request is still in flight
-    body: str | None
+    status: int
+    body: str
     headers: dict[str, str] = field(default_factory=dict)
 
 
@@ -139,10 +143,12 @@ class UnitOfWork(Protocol):
     # -- idempotency (keyed by table, token hash and the client's key)
     def idempotent_response(self, scope: str, key: str, now: datetime | None = None) -> IdempotentResponse | None:
         """The live (under 24 h old at `now`, default the real clock) entry of this key."""
-    def begin_idempotent(self, scope: str, key: str, request_hash: str, now: datetime) -> bool:
-        """Insert an in-flight marker; False when the key is already there."""
-    def finish_idempotent(self, scope: str, key: str, status: int, body: str, headers: dict[str, str]) -> None: ...
-    def forget_idempotent(self, scope: str, key: str) -> None: ...
+    def record_idempotent(self, scope: str, key: str, response: IdempotentResponse, now: datetime) -> IdempotentResponse:
+        """Keep `response` as the key's answer (replacing an expired one), unless a live
+        answer is already there: the answer kept, ours or the earlier one. Written in
+        this unit of work, so it commits (or not) together with the command's events."""
+    def purge_idempotent(self, before: datetime, limit: int) -> int:
+        """Delete up to `limit` answers created before `before`; how many went."""
 
     # -- webhooks and the outbox
     def set_webhook(self, webhook: Webhook | None, *, table_id: str, seat: int) -> None: ...

@@ -19,11 +19,11 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, tuple_, update
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import URL, make_url
@@ -31,6 +31,7 @@ from sqlalchemy.pool import NullPool
 
 from . import models as m
 from .ports import (
+    IDEMPOTENCY_TTL,
     Credential,
     DuplicateTable,
     IdempotentResponse,
@@ -46,7 +47,6 @@ from .ports import (
 log = logging.getLogger(__name__)
 
 NOTIFY_CHANNEL = "copas_tables"
-IDEMPOTENCY_TTL = timedelta(hours=24)
 SQLITE_POLL_SECONDS = 0.2
 PG_FALLBACK_POLL_SECONDS = 0.5
 _READONLY = "copas_readonly"  # a Connection execution option, read by the SQLite "begin" hook
@@ -330,27 +330,42 @@ class SqlUnitOfWork:
             request_hash=r.request_hash, status=r.status, body=r.body, headers=dict(r.headers or {})
         )
 
-    def begin_idempotent(self, scope: str, key: str, request_hash: str, now: datetime) -> bool:
+    def record_idempotent(self, scope: str, key: str, response: IdempotentResponse, now: datetime) -> IdempotentResponse:
         self._writing()
         i = m.idempotency
-        # Expired entries count as absent: purge this scope's, lazily.
-        self._conn.execute(delete(i).where(i.c.scope == scope, i.c.created_at <= now - IDEMPOTENCY_TTL))
-        return self._insert_ignoring_conflicts(
-            i,
-            dict(scope=scope, key=key, request_hash=request_hash, status=None, body=None, headers={}, created_at=now),
+        dialect = pg_dialect if self._postgres else sqlite_dialect
+        values = dict(
+            scope=scope,
+            key=key,
+            request_hash=response.request_hash,
+            status=response.status,
+            body=response.body,
+            headers=dict(response.headers),
+            created_at=now,
         )
+        stmt = dialect.insert(i).values(**values)
+        # One statement: a new key goes in, an expired one is replaced, a live one stays.
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[i.c.scope, i.c.key],
+            set_={name: stmt.excluded[name] for name in values if name not in ("scope", "key")},
+            where=i.c.created_at <= now - IDEMPOTENCY_TTL,
+        ).returning(i.c.scope)
+        if self._conn.execute(stmt).first() is not None:
+            return response
+        kept = self.idempotent_response(scope, key, now)
+        assert kept is not None  # a live answer was there: the conflict says so
+        return kept
 
-    def finish_idempotent(self, scope: str, key: str, status: int, body: str, headers: dict[str, str]) -> None:
+    def purge_idempotent(self, before: datetime, limit: int) -> int:
         self._writing()
         i = m.idempotency
-        self._conn.execute(
-            update(i).where(i.c.scope == scope, i.c.key == key).values(status=status, body=body, headers=dict(headers))
-        )
-
-    def forget_idempotent(self, scope: str, key: str) -> None:
-        self._writing()
-        i = m.idempotency
-        self._conn.execute(delete(i).where(i.c.scope == scope, i.c.key == key))
+        oldest = select(i.c.scope, i.c.key).where(i.c.created_at < before).order_by(i.c.created_at).limit(limit)
+        if self._postgres:
+            oldest = oldest.with_for_update(skip_locked=True)
+        doomed = [tuple(r) for r in self._conn.execute(oldest)]
+        if doomed:
+            self._conn.execute(delete(i).where(tuple_(i.c.scope, i.c.key).in_(doomed)))
+        return len(doomed)
 
     # -- webhooks and the outbox
 

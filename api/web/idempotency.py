@@ -1,4 +1,9 @@
-"""The `Idempotency-Key` header on writes: answer a retry with the first response."""
+"""The `Idempotency-Key` header on writes: answer a retry with the first response.
+
+The answer is stored in the move's own transaction (api.service.idempotency):
+this wrapper names the request, lets the move run, and hands its rendered
+answer back to be kept and committed with the events.
+"""
 
 from __future__ import annotations
 
@@ -13,12 +18,14 @@ from werkzeug.exceptions import HTTPException
 from ..engine.errors import RuleViolation
 from ..service.credentials import digest
 from ..service.errors import ServiceError
-from ..service.idempotency import Claim
-from .context import ledger
+from ..service.idempotency import AlreadyAnswered, IdempotentRequest
+from ..store.ports import IdempotentResponse
 from .auth import access
+from .context import ledger
 from .errors import PROBLEM, http_problem, refusal_problem
 
 KEPT_HEADERS = ("Content-Type", "ETag", "Location")
+MAX_KEY_LENGTH = 255
 
 
 def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -29,28 +36,34 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         key = request.headers.get("Idempotency-Key")
         if not key:
             return view(*args, **kwargs)
-        # Only a caller of this table may claim keys in its scope (401/404 first, nothing stored).
-        access(request.view_args.get("table_id", ""))
-        scope = f"{request.view_args.get('table_id', '')}:{digest(request.headers.get('Authorization', ''))}"
-        fingerprint = hashlib.sha256(
-            request.method.encode() + b" " + request.path.encode() + b"\n" + request.get_data(cache=True)
-        ).hexdigest()
-        claimed = ledger().claim(scope, key[:255], fingerprint)
-        if not isinstance(claimed, Claim):
-            return Response(claimed.body, status=claimed.status, headers={**claimed.headers, "Idempotency-Replayed": "true"})
-        try:
-            response = current_app.make_response(_answer(view, *args, **kwargs))
-        except Exception:
-            ledger().release(claimed)
-            raise
-        if response.status_code >= 500 or _not_processed(response):
-            ledger().release(claimed)  # a retry with a corrected request must run
-            return response
-        headers = {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers}
-        ledger().fulfil(claimed, response.status_code, response.get_data(as_text=True), headers)
-        return response
+        # Only a caller of this table may use keys in its scope (401/404 first, nothing stored).
+        table_id = request.view_args.get("table_id", "")
+        access(table_id)
+        keyed = IdempotentRequest(
+            table_id=table_id,
+            scope=f"{table_id}:{digest(request.headers.get('Authorization', ''))}",
+            key=key[:MAX_KEY_LENGTH],
+            fingerprint=hashlib.sha256(
+                request.method.encode() + b" " + request.path.encode() + b"\n" + request.get_data(cache=True)
+            ).hexdigest(),
+        )
+        with ledger().recording(keyed) as recording:
+            try:
+                response = current_app.make_response(_answer(view, *args, **kwargs))
+            except AlreadyAnswered as answered:
+                return _replay(answered.answer)
+            if response.status_code >= 500 or _not_processed(response):
+                return response  # not an answer to keep: the move (if any) is rolled back
+            headers = {name: response.headers[name] for name in KEPT_HEADERS if name in response.headers}
+            kept = recording.answer(response.status_code, response.get_data(as_text=True), headers)
+        return response if kept.body == response.get_data(as_text=True) else _replay(kept)
 
     return wrapper
+
+
+def _replay(answer: IdempotentResponse) -> Response:
+    """The kept answer, sent again (and said to be so)."""
+    return Response(answer.body, status=answer.status, headers={**answer.headers, "Idempotency-Replayed": "true"})
 
 
 def _not_processed(response: Response) -> bool:

@@ -185,40 +185,59 @@ def test_credentials_round_trip_and_spectators_are_counted(store):
 # -- idempotency
 
 
-def test_idempotency_begin_finish_and_duplicate(store):
+def test_an_idempotent_answer_is_kept_once_per_scope_and_key(store):
+    first = IdempotentResponse("hash-a", 201, '{"ok": true}', {"ETag": '"v3"', "Location": "/x"})
     with store.unit_of_work() as uow:
         assert uow.idempotent_response("scope", "k1") is None
-        assert uow.begin_idempotent("scope", "k1", "hash-a", datetime.now(UTC)) is True
+        assert uow.record_idempotent("scope", "k1", first, datetime.now(UTC)) == first
         uow.commit()
     with store.unit_of_work() as uow:
-        assert uow.begin_idempotent("scope", "k1", "hash-b", datetime.now(UTC)) is False
-        assert uow.idempotent_response("scope", "k1") == IdempotentResponse("hash-a", None, None, {})
-        assert uow.begin_idempotent("other-scope", "k1", "hash-c", datetime.now(UTC)) is True
-        uow.finish_idempotent("scope", "k1", 201, '{"ok": true}', {"ETag": '"v3"', "Location": "/x"})
+        assert uow.idempotent_response("scope", "k1") == first
+        # A later answer under the same key does not replace the first: the first is what is kept.
+        assert uow.record_idempotent("scope", "k1", IdempotentResponse("hash-b", 409, "{}", {}), datetime.now(UTC)) == first
+        other = IdempotentResponse("hash-c", 412, "{}", {})
+        assert uow.record_idempotent("other-scope", "k1", other, datetime.now(UTC)) == other
         uow.commit()
     with store.unit_of_work() as uow:
-        assert uow.idempotent_response("scope", "k1") == IdempotentResponse(
-            "hash-a", 201, '{"ok": true}', {"ETag": '"v3"', "Location": "/x"}
-        )
-        uow.forget_idempotent("scope", "k1")
-        uow.commit()
-    with store.unit_of_work() as uow:
-        assert uow.idempotent_response("scope", "k1") is None
-        assert uow.begin_idempotent("scope", "k1", "hash-d", datetime.now(UTC)) is True
+        assert uow.idempotent_response("scope", "k1") == first
+        assert uow.idempotent_response("other-scope", "k1") == other
 
 
-def test_idempotency_entries_older_than_a_day_count_as_absent(store):
+def test_an_idempotent_answer_not_committed_is_not_kept(store):
+    with store.unit_of_work() as uow:
+        uow.record_idempotent("scope", "k", IdempotentResponse("hash", 201, "{}", {}), datetime.now(UTC))
+    with store.unit_of_work() as uow:
+        assert uow.idempotent_response("scope", "k") is None
+
+
+def test_idempotency_entries_older_than_a_day_count_as_absent_and_are_replaced(store):
     old = datetime.now(UTC) - timedelta(hours=25)
     with store.unit_of_work() as uow:
-        assert uow.begin_idempotent("scope", "k", "hash-old", old) is True
-        uow.finish_idempotent("scope", "k", 200, "{}", {})
+        uow.record_idempotent("scope", "k", IdempotentResponse("hash-old", 200, "{}", {}), old)
         uow.commit()
     with store.unit_of_work() as uow:
         assert uow.idempotent_response("scope", "k") is None
-        assert uow.begin_idempotent("scope", "k", "hash-new", datetime.now(UTC)) is True
+        new = IdempotentResponse("hash-new", 201, "[]", {})
+        assert uow.record_idempotent("scope", "k", new, datetime.now(UTC)) == new
         uow.commit()
     with store.unit_of_work() as uow:
         assert uow.idempotent_response("scope", "k").request_hash == "hash-new"
+
+
+def test_purging_idempotency_entries_deletes_only_the_old_ones(store):
+    now = datetime.now(UTC)
+    with store.unit_of_work() as uow:
+        for n in range(3):
+            uow.record_idempotent("scope", f"old-{n}", IdempotentResponse("h", 201, "{}", {}), now - timedelta(hours=30))
+        uow.record_idempotent("scope", "new", IdempotentResponse("h", 201, "{}", {}), now)
+        uow.commit()
+    with store.unit_of_work() as uow:
+        assert uow.purge_idempotent(now - timedelta(hours=24), limit=2) == 2
+        assert uow.purge_idempotent(now - timedelta(hours=24), limit=2) == 1
+        assert uow.purge_idempotent(now - timedelta(hours=24), limit=2) == 0
+        uow.commit()
+    with store.unit_of_work() as uow:
+        assert uow.idempotent_response("scope", "new") is not None
 
 
 # -- webhooks and the outbox

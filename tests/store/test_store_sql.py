@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 
 from api.store import database_url, open_store
-from api.store.migrate import current, upgrade
+from api.store.migrate import current, head, upgrade
 from api.store.models import PROJECT_TABLES, metadata
 from api.store.ports import NewEvent, OutboxMessage
 from api.store.sql import SqlStore
@@ -27,14 +27,14 @@ def test_migrations_create_the_schema_on_a_fresh_sqlite_file(tmp_path):
     url = f"sqlite:///{tmp_path / 'nested' / 'fresh.db'}"
     assert not (tmp_path / "nested").exists()
     upgrade(url)
-    assert current(url) == "0001"
+    assert current(url) == head()
     inspector = inspect(create_engine(url))
     assert set(inspector.get_table_names()) == {*PROJECT_TABLES, "alembic_version"}
     for table in metadata.sorted_tables:
         assert {c["name"] for c in inspector.get_columns(table.name)} == set(table.columns.keys())
     assert {i["name"] for i in inspector.get_indexes("outbox")} == {"ix_outbox_status_next_attempt_at"}
     upgrade(url)  # idempotent
-    assert current(url) == "0001"
+    assert current(url) == head()
 
 
 def test_alembic_upgrade_head_from_the_repository_root_uses_database_url(tmp_path):
@@ -42,7 +42,7 @@ def test_alembic_upgrade_head_from_the_repository_root_uses_database_url(tmp_pat
     alembic = Path(sys.executable).with_name("alembic")
     result = subprocess.run([str(alembic), "upgrade", "head"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert current(env["DATABASE_URL"]) == "0001"
+    assert current(env["DATABASE_URL"]) == head()
     check = subprocess.run([str(alembic), "check"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr  # models.py and the migration agree
 
