@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from . import errors
+from . import errors, rule_set
 from .cards import DECK, sorted_cards
 from .commands import (
     Abandon,
@@ -138,6 +138,8 @@ def deal(match: int, round_number: int, rng: random.Random) -> RoundDealt:
 def _create_table(state: TableState, command: CreateTable, context: Context) -> tuple[Event, ...]:
     if state.created:
         raise errors.TableAlreadyCreated()
+    rule_set.check(command.options)  # the combinations section 9 refuses
+    rule_set.check_played(command.options)
     return (TableCreated(0, command.name, command.options),)
 
 

@@ -13,9 +13,11 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import Card
+from .rule_set import CLASSIC, Direction, Revoke, RuleSet, Tie
 
-SEATS = (0, 1, 2, 3)
-NO_POINTS = (0, 0, 0, 0)
+SEATS = CLASSIC.seats  # a classic table's seats; a table's own are `options.seats`
+NO_POINTS = CLASSIC.no_points
+Options = RuleSet  # the table's options are its rule set
 
 
 class Status(StrEnum):
@@ -23,23 +25,6 @@ class Status(StrEnum):
     PASSING = "passing"  # seats are choosing three cards to pass
     PLAYING = "playing"  # tricks are being played
     FINISHED = "finished"  # the match has a result
-
-
-class Direction(StrEnum):
-    LEFT = "left"  # seat s gives to s+1
-    RIGHT = "right"  # seat s gives to s+3
-    ACROSS = "across"  # seat s gives to s+2
-    NONE = "none"  # no pass this round
-
-
-class Revoke(StrEnum):
-    PREVENTED = "prevented"
-    ALLOWED = "allowed"
-
-
-class Tie(StrEnum):
-    SHARE = "share"
-    PLAY_ON = "play_on"
 
 
 class SeatKind(StrEnum):
@@ -54,7 +39,6 @@ class EndReason(StrEnum):
     ABANDON = "abandon"
 
 
-TARGET_SCORES = (100, 50)
 DECK_DESIGNS = ("classic", "four-color", "large-index", "minimal")
 BOT_LEVELS = ("basic", "strong")
 
@@ -75,13 +59,6 @@ def evolved(value: Any, **changes: Any) -> Any:
 
 _new = object.__new__
 _set_attribute = object.__setattr__  # frozen dataclasses refuse their own __setattr__
-
-
-@dataclass(frozen=True)
-class Options:
-    target_score: int = 100
-    revoke: Revoke = Revoke.PREVENTED
-    tie: Tie = Tie.SHARE
 
 
 @dataclass(frozen=True)

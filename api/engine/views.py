@@ -11,6 +11,7 @@ from typing import Any
 
 from .cards import sorted_cards
 from .moves import legal_moves, playable
+from .rule_set import as_plain
 from .rules import giver_to
 from .state import SEATS, Direction, Match, Options, Result, Round, TableState, Trick
 from .viewers import Viewer
@@ -56,7 +57,8 @@ def invitation_view(state: TableState) -> dict[str, Any]:
 
 
 def options_entry(options: Options) -> dict[str, Any]:
-    return {"target_score": options.target_score, "revoke": options.revoke.value, "tie": options.tie.value}
+    """The game and every option's resolved value."""
+    return as_plain(options)
 
 
 def _seat_entry(state: TableState, match: Match | None, rnd: Round | None, seat: int) -> dict[str, Any]:

@@ -3,6 +3,10 @@
 A stored event is `{type, schema_version, seat, at, data}`. The envelope's
 `seat` is the acting seat, so it is not repeated in `data`. Reading goes
 through `upcast`, so events written by older versions keep replaying.
+
+A table's options are stored whole (every option of `api.engine.rule_set`);
+streams written before rule sets name only `target_score`, `revoke` and
+`tie`: `upcast_options` reads them as a classic table.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from enum import Enum
 from typing import Any
 
 from ..engine.events import EVENT_TYPES, Event, Recorded
-from ..engine.state import Options, Revoke, Tie
+from ..engine import rule_set
+from ..engine.rule_set import RuleSet
 from .ports import NewEvent, StoredEvent
 
 SCHEMA_VERSION = 1
@@ -88,8 +93,8 @@ def _fields(event: Event) -> Iterable[tuple[str, Any]]:
 def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, Options):
-        return {"target_score": value.target_score, "revoke": value.revoke.value, "tie": value.tie.value}
+    if isinstance(value, RuleSet):
+        return rule_set.as_plain(value)
     if isinstance(value, (tuple, list, frozenset)):
         return [_plain(item) for item in value]
     return value
@@ -99,8 +104,16 @@ def _identity(value: Any) -> Any:
     return value
 
 
-def _options(value: dict[str, Any]) -> Options:
-    return Options(int(value["target_score"]), Revoke(value["revoke"]), Tie(value["tie"]))
+_CLASSIC_OPTIONS = rule_set.as_plain(rule_set.CLASSIC)
+
+
+def upcast_options(value: dict[str, Any]) -> dict[str, Any]:
+    """Options stored before rule sets (three of them) are a classic table's: the rest take classic's values."""
+    return {**_CLASSIC_OPTIONS, **value}
+
+
+def _options(value: dict[str, Any]) -> RuleSet:
+    return rule_set.from_plain(upcast_options(value))
 
 
 def _cards(value: list[str] | None) -> tuple[str, ...] | None:

@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from marshmallow import validate
 
 from .auth import access
+from .schemas import option_fields
 from .context import service
 from .docs import BEARER, errors
 
@@ -169,10 +170,11 @@ class AuditMatchSchema(ma.Schema):
     result = ma.fields.Nested(AuditResultSchema, allow_none=True, required=True)
 
 
-class AuditOptionsSchema(ma.Schema):
-    target_score = ma.fields.Integer(required=True, metadata={"example": 100})
-    revoke = ma.fields.String(required=True, metadata={"example": "prevented"})
-    tie = ma.fields.String(required=True, metadata={"example": "share"})
+AuditOptionsSchema = type(
+    "AuditOptionsSchema",
+    (ma.Schema,),
+    {"__doc__": "The table's rule set: the game and every option's resolved value.", **option_fields(request=False)},
+)
 
 
 class AuditSeatSchema(ma.Schema):

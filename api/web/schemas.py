@@ -12,8 +12,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import validate
 
+from ..engine import rule_set
 from ..engine.cards import CARD_PATTERN
-from ..engine.state import BOT_LEVELS, DECK_DESIGNS, TARGET_SCORES, Revoke, Tie
+from ..engine.state import BOT_LEVELS, DECK_DESIGNS
 
 NAME_PATTERN = r"^[^\u0000-\u001f\u007f]+$"  # no NUL, no control characters
 HEADER_TEXT_PATTERN = r"^[\u0020-\u007e]*$"  # header values: visible ASCII and spaces
@@ -62,6 +63,51 @@ class JsonInteger(ma.fields.Integer):
         return value
 
 
+class JsonBoolean(ma.fields.Boolean):
+    """A boolean as JSON Schema counts one: true and false, not "true" nor 1."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+def option_field(spec: Any, *, request: bool) -> ma.fields.Field:
+    """The schema field of one option of the rule set, from its declaration (values, default, comment).
+
+    In a request every option is optional (one not given takes the game's
+    value); in a response every option is there, resolved.
+    """
+    values = rule_set.values_of(spec)
+    default = spec.default
+    if isinstance(values, range):
+        check = validate.Range(min=values.start, max=values.stop - 1)
+    else:
+        check = validate.OneOf([value.value if isinstance(value, rule_set.StrEnum) else value for value in values])
+    plain_default = default.value if isinstance(default, rule_set.StrEnum) else default
+    description = rule_set.comment_of(spec)
+    if request:
+        if rule_set.varies_by_game(spec):
+            by_game = ", ".join(f"{game} {_json(rule_set.default_of(spec, game))}" for game in rule_set.GAME_NAMES)
+            description += f". Default: the game's ({by_game})."
+        else:
+            description += f". Default: {_json(plain_default)}."
+    metadata = {"description": description, "example": plain_default}
+    kind = JsonBoolean if isinstance(default, bool) else JsonInteger if isinstance(default, int) else ma.fields.String
+    if not request:
+        kind = ma.fields.Boolean if isinstance(default, bool) else ma.fields.Integer if isinstance(default, int) else ma.fields.String
+    return kind(required=not request, validate=check, metadata=metadata)
+
+
+def _json(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def option_fields(*, request: bool) -> dict[str, ma.fields.Field]:
+    """A field for every option of the rule set, in its declared order."""
+    return {spec.name: option_field(spec, request=request) for spec in rule_set.OPTIONS}
+
+
 class StrictSchema(ma.Schema):
     """Unknown fields are refused; body integers are JSON integers (no "3", no 1.5)."""
 
@@ -72,23 +118,15 @@ class StrictSchema(ma.Schema):
 # -- requests ------------------------------------------------------------------
 
 
-class CreateTableSchema(StrictSchema):
-    name = Name(required=True, metadata={"description": "Your name: the creator takes seat 0.", "example": "Ana"})
-    target_score = JsonInteger(
-        load_default=100,
-        validate=validate.OneOf(TARGET_SCORES),
-        metadata={"description": "The match ends when a seat reaches this score.", "example": 100},
-    )
-    revoke = ma.fields.String(
-        load_default=Revoke.PREVENTED.value,
-        validate=validate.OneOf([r.value for r in Revoke]),
-        metadata={"description": "prevented: only legal cards; allowed: revokes possible, accusations settle them.", "example": "prevented"},
-    )
-    tie = ma.fields.String(
-        load_default=Tie.SHARE.value,
-        validate=validate.OneOf([t.value for t in Tie]),
-        metadata={"description": "share: tied lowest scores all win; play_on: play rounds until one seat leads alone.", "example": "share"},
-    )
+CreateTableSchema = type(
+    "CreateTableSchema",
+    (StrictSchema,),
+    {
+        "__doc__": "A new table: your name, and any options of the rule set (the others take the game's values).",
+        "name": Name(required=True, metadata={"description": "Your name: the creator takes seat 0.", "example": "Ana"}),
+        **option_fields(request=True),
+    },
+)
 
 
 class JoinSchema(StrictSchema):
@@ -179,10 +217,11 @@ class AdmissionSchema(ma.Schema):
     token = ma.fields.String(required=True, metadata={"description": "Your bearer token, shown once.", "example": "f0Yx3...secret"})
 
 
-class OptionsSchema(ma.Schema):
-    target_score = ma.fields.Integer(required=True, metadata={"example": 100})
-    revoke = ma.fields.String(required=True, metadata={"example": "prevented"})
-    tie = ma.fields.String(required=True, metadata={"example": "share"})
+OptionsSchema = type(
+    "OptionsSchema",
+    (ma.Schema,),
+    {"__doc__": "The table's rule set: the game and every option's resolved value.", **option_fields(request=False)},
+)
 
 
 class SeatSchema(ma.Schema):

@@ -10,7 +10,7 @@ from typing import Any
 from flask import current_app
 from flask_smorest import Blueprint
 
-from ..engine.state import Options, Revoke, Tie
+from ..engine import rule_set
 from ..service.tables import Admission
 from . import schemas
 from .auth import access
@@ -41,8 +41,8 @@ def admission_body(admission: Admission) -> dict[str, Any]:
 @errors(blp, 413)
 def create_table(body: dict[str, Any]) -> dict[str, Any]:
     """Create a table: you take seat 0 and get the invite link to share."""
-    options = Options(body["target_score"], Revoke(body["revoke"]), Tie(body["tie"]))
-    return admission_body(service().create_table(body["name"], options))
+    given = {name: value for name, value in body.items() if name != "name"}
+    return admission_body(service().create_table(body["name"], rule_set.resolve(given)))
 
 
 @blp.route("/<table_id>", methods=["GET"])

@@ -104,7 +104,7 @@ def test_a_query_that_does_not_match_the_schema_is_a_validation_error(client: An
 
 def test_names_with_nul_characters_are_refused(client: Any) -> None:
     assert_problem(client.post("/v1/tables", json={"name": "A\u0000na"}), 422, "validation_error")
-    assert_problem(client.post("/v1/tables", json={"name": "Ana", "target_score": 75}), 422, "validation_error")
+    assert_problem(client.post("/v1/tables", json={"name": "Ana", "target_score": 1001}), 422, "validation_error")
 
 
 def test_a_body_over_64_kib_is_too_large(client: Any) -> None:
@@ -343,3 +343,16 @@ def test_must_follow_suit_comes_before_no_points_on_the_first_trick(client: Any)
 
     seat, card, _ = play_until(game, point_card_while_holding_clubs, limit=3)
     refused(game, lambda: game.post(seat, "plays", {"card": card}), 409, "must_follow_suit")
+
+
+def test_a_rule_set_that_section_9_refuses_is_a_422_naming_the_option(client: Any) -> None:
+    problem = assert_problem(client.post("/v1/tables", json={"name": "Ana", "pass_cycle": "sideways"}), 422, "validation_error")
+    assert "pass_cycle" in problem["errors"]["json"]
+    problem = assert_problem(client.post("/v1/tables", json={"name": "Ana", "hints": "no"}), 422, "validation_error")
+    assert "hints" in problem["errors"]["json"]
+
+
+def test_hints_is_a_table_option_shown_in_the_view(client: Any) -> None:
+    created = client.post("/v1/tables", json={"name": "Ana", "hints": False}).json
+    view = client.get(f"/v1/tables/{created['table_id']}", headers={"Authorization": f"Bearer {created['token']}"}).json
+    assert view["options"]["hints"] is False and view["options"]["game"] == "classic" and view["options"]["players"] == 4

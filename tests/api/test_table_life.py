@@ -8,6 +8,10 @@ from typing import Any
 
 from httpplay import Game, accuse_through_rounds, assert_problem, auth, play_until
 
+from api.engine.rule_set import CLASSIC, as_plain
+
+CLASSIC_OPTIONS = as_plain(CLASSIC)  # a classic table's view shows every option
+
 STALL_SECONDS = 172_800  # COPAS_STALL_SECONDS' default: 48 hours
 
 
@@ -248,7 +252,7 @@ def test_a_rematch_after_a_resignation_starts_a_fresh_match_with_the_same_seats(
     assert response.status_code == 201, response.get_json()
     view = response.get_json()
     assert view["match"] == 2 and view["round"] == 1 and view["pass_direction"] == "left"
-    assert view["options"] == {"target_score": 50, "revoke": "prevented", "tie": "play_on"}
+    assert view["options"] == {**CLASSIC_OPTIONS, "target_score": 50, "revoke": "prevented", "tie": "play_on"}
     assert [s["kind"] for s in view["seats"]] == ["human", "bot", "bot", "bot"]
     assert [s["score"] for s in view["seats"]] == [0, 0, 0, 0]
     assert view["history"] == [] and view["result"] is None

@@ -26,6 +26,7 @@ from api.engine.events import (
 )
 from api.engine.state import Options, Revoke, TableState
 from api.engine.viewers import SPECTATOR, Viewer
+from api.engine.rule_set import CLASSIC, as_plain
 
 from .helpers import bot_match
 
@@ -120,7 +121,7 @@ ROUND_1 = {
 EXPECTED = {
     "version": 23,
     "status": "finished",
-    "options": {"target_score": 100, "revoke": "allowed", "tie": "share"},
+    "options": {**as_plain(CLASSIC), "target_score": 100, "revoke": "allowed", "tie": "share"},
     "seats": [
         {"seat": 0, "name": "Ana", "kind": "human"},
         {"seat": 1, "name": "Bia", "kind": "human"},

@@ -6,6 +6,10 @@ from api import create_app
 from api.config import Settings
 from api.store import open_store
 
+from api.engine.rule_set import CLASSIC, as_plain
+
+CLASSIC_OPTIONS = as_plain(CLASSIC)  # a classic table's view shows every option
+
 
 def client():
     return create_app(Settings(public_url="http://testserver"), store=open_store("memory://")).test_client()
@@ -20,7 +24,7 @@ def test_the_invite_url_shows_the_table_and_says_a_joiner_would_play():
     body = shown.json
     assert body["table_id"] == created["table_id"]
     assert body["status"] == "waiting"
-    assert body["options"] == {"target_score": 50, "revoke": "prevented", "tie": "share"}
+    assert body["options"] == {**CLASSIC_OPTIONS, "target_score": 50, "revoke": "prevented", "tie": "share"}
     assert [seat["kind"] for seat in body["seats"]] == ["human", "empty", "empty", "empty"]
     assert body["open_seats"] == 3 and body["joins_as"] == "player"
     assert body["join_url"] == f"http://testserver/v1/invites/{created['invite_code']}/join"
