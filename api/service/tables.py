@@ -38,12 +38,13 @@ from ..engine.redaction import visible_event
 from ..engine.views import invitation_view
 from ..engine.state import Options
 from ..store import codec
-from ..store.ports import Credential, Store, UnitOfWork, Webhook
+from ..store.ports import Credential, Store, Unavailable, UnitOfWork, Webhook
 from . import credentials, idempotency, notify, webhooks
 from .clock import Clock, SystemClock
 from .errors import Forbidden, NotFound, StaleVersion, Unauthenticated, UnknownToken
 
 Precondition = Callable[[int], bool]
+COMMAND_ATTEMPTS = 3
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,19 @@ class TableService:
         Under an Idempotency-Key (`idempotency.current()`) the key is looked up
         once the table is locked, and the transaction commits later, with the
         answer written beside the events (see api.service.idempotency).
+        A serialization failure or deadlock (the database undid the whole
+        transaction) runs the command again, up to COMMAND_ATTEMPTS times.
         """
+        attempts = 1
+        while True:
+            try:
+                return self._execute_once(table_id, command, precondition, extra)
+            except Unavailable as error:
+                if not error.retry_safe or attempts >= COMMAND_ATTEMPTS:
+                    raise
+                attempts += 1
+
+    def _execute_once(self, table_id: str, command: Command, precondition: Precondition | None, extra: Callable[[UnitOfWork, TableState], None] | None) -> Outcome:
         keyed = idempotency.current()
         with self._command_unit(keyed) as uow:
             state = self._load(uow, table_id, lock=True)

@@ -21,6 +21,7 @@ from .ports import (
     StoredEvent,
     TableRow,
     UnitOfWork,
+    Unavailable,
     Webhook,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "StoredEvent",
     "TableRow",
     "UnitOfWork",
+    "Unavailable",
     "Webhook",
     "database_url",
     "open_store",

@@ -28,6 +28,24 @@ class DuplicateTable(Exception):
     """`create_table` with a table_id or invite_hash that is already taken."""
 
 
+class Unavailable(Exception):
+    """The database is away or gave up for a moment: connection lost or refused, shutting
+    down, a timeout, a serialization failure or deadlock. Transient: the same request may
+    succeed when retried.
+
+    The unit of work was rolled back, unless `outcome_unknown`: the connection was lost
+    while committing, so its writes may or may not have been kept. `retry_safe`: the
+    database itself undid the transaction (serialization failure, deadlock), so running
+    the unit of work again at once is safe and likely to succeed.
+    """
+
+    def __init__(self, reason: str, *, outcome_unknown: bool = False, retry_safe: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.outcome_unknown = outcome_unknown
+        self.retry_safe = retry_safe
+
+
 class ReadOnlyUnit(Exception):
     """A write was attempted in a unit of work opened with `readonly=True`."""
 

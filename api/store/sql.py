@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, tuple_, update
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import URL, make_url
@@ -41,6 +42,7 @@ from .ports import (
     StaleVersion,
     StoredEvent,
     TableRow,
+    Unavailable,
     Webhook,
 )
 
@@ -58,6 +60,65 @@ def read_snapshot(conn: Connection) -> None:
         conn.execution_options(isolation_level="REPEATABLE READ")
     else:
         conn.execution_options(**{_READONLY: True})  # a deferred BEGIN: no write lock
+
+
+# --------------------------------------------------------------------------- transient errors
+
+# PostgreSQL SQLSTATEs of failures that pass (https://www.postgresql.org/docs/15/errcodes-appendix.html).
+RETRY_SAFE_SQLSTATES = {"40001": "serialization failure", "40P01": "deadlock detected"}
+TRANSIENT_SQLSTATES = {
+    "57014": "statement timeout",
+    "55P03": "lock timeout",
+    "25P03": "idle-in-transaction timeout",
+    "57P01": "the database is shutting down",
+    "57P02": "the database crashed",
+    "57P03": "the database is starting up",
+}
+TRANSIENT_SQLSTATE_CLASSES = {"08": "connection failure", "53": "the database is out of resources"}
+CONNECTION_LOST = ("08", "57P")  # an error of these classes may have cut a COMMIT off
+SQLITE_BUSY = ("database is locked", "database is busy")
+
+
+def unavailable(error: BaseException, *, committing: bool = False) -> Unavailable | None:
+    """The `Unavailable` that a database error stands for; None when it is not transient
+    (a bug, a constraint violation: those must surface as they are).
+
+    `committing`: the error came from a PostgreSQL COMMIT, so a lost connection leaves
+    its outcome unknown.
+    """
+    if isinstance(error, Unavailable):
+        return error
+    if isinstance(error, sa_exc.TimeoutError):
+        return Unavailable("no database connection was free in time")
+    if not isinstance(error, sa_exc.DBAPIError):
+        return None
+    sqlstate = getattr(error.orig, "sqlstate", None) or ""
+    if sqlstate in RETRY_SAFE_SQLSTATES:
+        return Unavailable(RETRY_SAFE_SQLSTATES[sqlstate], retry_safe=True)
+    reason = TRANSIENT_SQLSTATES.get(sqlstate) or TRANSIENT_SQLSTATE_CLASSES.get(sqlstate[:2])
+    if reason is None and isinstance(error, sa_exc.OperationalError):
+        first_line = (str(error.orig).strip().splitlines() or ["connection lost"])[0]
+        if error.orig.__class__.__module__.startswith("sqlite3"):
+            if not first_line.startswith(SQLITE_BUSY):
+                return None  # e.g. "no such table": not something a retry mends
+            return Unavailable(f"SQLite: {first_line}")
+        if not sqlstate:  # psycopg: refused, closed, timed out before any answer
+            return Unavailable(first_line, outcome_unknown=committing)
+    if reason is None:
+        return None
+    return Unavailable(reason, outcome_unknown=committing and sqlstate.startswith(CONNECTION_LOST))
+
+
+@contextmanager
+def _translated(*, committing: bool = False) -> Iterator[None]:
+    """Raise a transient database error as `Unavailable` (the port's one name for it)."""
+    try:
+        yield
+    except (sa_exc.DBAPIError, sa_exc.TimeoutError) as error:
+        translated = unavailable(error, committing=committing)
+        if translated is None:
+            raise
+        raise translated from error
 
 
 # --------------------------------------------------------------------------- engines
@@ -436,7 +497,8 @@ class SqlUnitOfWork:
         return written is not None
 
     def commit(self) -> None:
-        self._conn.commit()
+        with _translated(committing=self._postgres):
+            self._conn.commit()
         self.committed = True
 
 
@@ -459,7 +521,7 @@ class SqlStore:
 
     @contextmanager
     def unit_of_work(self, *, readonly: bool = False) -> Iterator[SqlUnitOfWork]:
-        with self.engine.connect() as conn:
+        with _translated(), self.engine.connect() as conn:
             if readonly:
                 conn.execution_options(**{_READONLY: True})
             conn.begin()
@@ -469,10 +531,13 @@ class SqlStore:
             finally:
                 # Anything not committed (an exception, or no commit() call) is undone.
                 if conn.in_transaction():
-                    conn.rollback()
+                    try:
+                        conn.rollback()
+                    except sa_exc.DBAPIError:
+                        conn.invalidate()  # the connection is gone, and its transaction with it
 
     def _version(self, table_id: str) -> int | None:
-        with self.engine.connect() as conn:
+        with _translated(), self.engine.connect() as conn:
             conn.execution_options(**{_READONLY: True})
             return conn.execute(
                 select(m.tables.c.version).where(m.tables.c.table_id == table_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import audit, errors, etags, events, health, invites, table_life, tables
+from . import audit, bodies, errors, etags, events, health, invites, table_life, tables
 
 
 def register_api(app: Flask) -> errors.ProblemApi:
@@ -12,5 +12,6 @@ def register_api(app: Flask) -> errors.ProblemApi:
     for module in (tables, table_life, invites, events, audit, health):
         api.register_blueprint(module.blp)
     errors.register(app)
+    bodies.install(app)
     etags.install(app)
     return api

@@ -13,13 +13,14 @@ import logging
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, current_app, g, json
+from flask import Flask, Response, current_app, g, json, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import RuleViolation
 from ..service.errors import ServiceError, Unauthenticated, UnknownToken
+from ..store.ports import Unavailable
 
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://copas.example/problems/"
@@ -34,6 +35,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "stale_version": 412,
     "payload_too_large": 413,
     "rate_limited": 429,
+    "unavailable": 503,
     # every other code of a refusal (the rules' codes) is a 409 conflict
 }
 
@@ -52,7 +54,16 @@ CODE_BY_STATUS: dict[int, str] = {
     428: "precondition_required",
     429: "rate_limited",
     500: "internal_error",
+    503: "unavailable",
 }
+
+RETRY_AFTER_SECONDS = 1  # a database restart or failover takes seconds: come back soon
+UNAVAILABLE_UNCHANGED = "the database is unavailable for a moment ({reason}); the request changed nothing: retry it"
+UNAVAILABLE_UNKNOWN = (
+    "the database was lost while the request was being committed ({reason}): it may or may not have been applied. "
+    "Retry it with the same Idempotency-Key (a retry is answered with the first response, or runs once), "
+    "or read the table before sending it again"
+)
 
 
 class ProblemSchema(ma.Schema):
@@ -73,6 +84,13 @@ def refusal_problem(error: ServiceError | RuleViolation) -> Response:
     field = getattr(error, "field", None)
     errors = {"json": {field: [error.detail]}} if field else None  # a 422 lists the fields it refuses
     return problem(status_for(error.code), error.code, error.detail, errors=errors, headers=challenge(error))
+
+
+def unavailable_problem(error: Unavailable) -> Response:
+    """503 while the database is away: retry soon; say whether the request may have been applied."""
+    log.warning("503 %s %s: database unavailable: %s%s", request.method, request.path, error.reason, " (outcome unknown)" if error.outcome_unknown else "")
+    template = UNAVAILABLE_UNKNOWN if error.outcome_unknown else UNAVAILABLE_UNCHANGED
+    return problem(503, "unavailable", template.format(reason=error.reason), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def challenge(error: ServiceError | RuleViolation) -> dict[str, str]:
@@ -158,6 +176,7 @@ def register(app: Flask) -> None:
 
     app.register_error_handler(RuleViolation, refusal_problem)
     app.register_error_handler(ServiceError, refusal_problem)
+    app.register_error_handler(Unavailable, unavailable_problem)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
