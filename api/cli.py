@@ -30,9 +30,9 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=2 * (os.cpu_count() or 1), help="processes (default: two per core; each holds the GIL apart)"
     )
     serve.add_argument("--threads", type=int, default=32, help="threads per worker: long polls hold one each")
-    serve.add_argument("--no-dispatcher", action="store_true", help="do not start the webhook dispatcher")
+    serve.add_argument("--no-dispatcher", action="store_true", help="do not start `copas worker` (webhook delivery and the strong bots)")
 
-    commands.add_parser("worker", help="deliver webhooks from the outbox (runs until stopped)")
+    commands.add_parser("worker", help="deliver webhooks from the outbox and play the strong bots' moves (runs until stopped)")
 
     db = commands.add_parser("db", help="database commands")
     db_commands = db.add_subparsers(dest="db_command", required=True)
@@ -49,9 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":
+        from .service.bots_worker import start_bot_worker
         from .service.delivery import run_worker
 
-        return run_worker(Settings.from_env())
+        settings = Settings.from_env()
+        bots, thread = start_bot_worker(settings)
+        try:
+            return run_worker(settings)
+        finally:
+            bots.stop()
+            thread.join(timeout=10)
     if args.command == "db":
         from .store.migrate import upgrade
 

@@ -58,3 +58,15 @@ class InvalidWebhook(ServiceError):
 
     code = "validation_error"
     field = "webhook_url"
+
+
+class HintsDisabled(ServiceError):
+    """The table's creator turned hints off for this table."""
+
+    code = "hints_disabled"
+
+
+class ThinkerUnavailable(ServiceError):
+    """The search could not answer in time (the service is busy); trying again shortly may work."""
+
+    code = "thinker_unavailable"

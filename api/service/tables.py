@@ -19,7 +19,10 @@ from typing import Any, Generic, TypeVar
 
 from ..config import Settings
 from ..engine import Context, TableState, Viewer, apply, decide, evolve, table_view
-from ..engine.bots import bot_command, seats_to_act
+from ..engine.bots import bot_command, seats_to_act, thinking_seats
+from ..engine.bots.view import bot_view
+from ..engine.errors import NotYourTurn
+from ..engine.hints import Hint
 from ..engine.commands import (
     Abandon,
     Accuse,
@@ -40,8 +43,9 @@ from ..engine.state import Options
 from ..store import codec
 from ..store.ports import Credential, Store, Unavailable, UnitOfWork, Webhook
 from . import credentials, idempotency, notify, webhooks
+from .bots_worker import Thinker
 from .clock import Clock, SystemClock
-from .errors import Forbidden, NotFound, StaleVersion, Unauthenticated, UnknownToken
+from .errors import Forbidden, HintsDisabled, NotFound, StaleVersion, Unauthenticated, UnknownToken
 
 Precondition = Callable[[int], bool]
 COMMAND_ATTEMPTS = 3
@@ -131,6 +135,7 @@ class TableService:
         settings: Settings | None = None,
         clock: Clock | None = None,
         rng: random.Random | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.settings = settings or Settings()
@@ -139,6 +144,10 @@ class TableService:
         self.cache = StateCache()
         # A credential never changes once issued, so a hit needs no query.
         self.known_credentials: LruCache[str, Credential] = LruCache(4096)
+        # The strong bot's search, in other processes: hints and strong bots' moves.
+        self.thinker = thinker or Thinker()
+        # A hint is computed once per (table, version, seat): asking again gives the same answer.
+        self.hints: LruCache[tuple[str, int, int], Hint] = LruCache(1024)
 
     # -- entering a table ------------------------------------------------------
 
@@ -250,6 +259,35 @@ class TableService:
                 }
             )
         return items, (page[-1].seq if page else after)
+
+    def hint(self, access: Access) -> Hint:
+        """The move the strong bot would make for this seat now, and why; no lock is held while it thinks."""
+        seat = access.viewer.seat
+        if seat is None:
+            raise Forbidden("hints are for the seated players")
+        state = self.state(access.table_id)
+        if not state.options.hints:
+            raise HintsDisabled()
+        view = bot_view(state, seat)
+        if view is None:
+            raise NotYourTurn("this seat has nothing to do now")
+        key = (access.table_id, state.version, seat)
+        hint = self.hints.get(key)
+        if hint is None:
+            hint = self.thinker.hint(view, self.rng.getrandbits(64))
+            self.hints.put(key, hint)
+        return hint
+
+    # -- strong bots (played by api.service.bots_worker) --------------------------------
+
+    def tables_awaiting_bots(self, limit: int) -> list[str]:
+        with self.store.unit_of_work(readonly=True) as uow:
+            return uow.tables_awaiting_bots(limit)
+
+    def clear_bots_due(self, table_id: str, version: int) -> None:
+        with self.store.unit_of_work() as uow:
+            uow.clear_bots_due(table_id, version)
+            uow.commit()
 
     # -- moves and table life -------------------------------------------------------
 
@@ -383,8 +421,9 @@ class TableService:
         events = decide(state, command, context)
         after = apply(state, events, now)
         all_events = list(events)
-        # Bots act at once when it is their turn, seeing only their own seat's view.
-        while bots := seats_to_act(after):
+        # Basic bots act at once when it is their turn, seeing only their own seat's view;
+        # strong bots think apart, off the lock (the row's bots_due flag calls the worker).
+        while bots := seats_to_act(after, inline_only=True):
             moved = False
             for seat in bots:
                 bot_move = bot_command(after, seat, self.rng)
@@ -396,7 +435,14 @@ class TableService:
                 moved = True
             if not moved:
                 break
-        uow.append(table_id, state.version, [codec.encode(event) for event in all_events], status=after.status.value, now=now)
+        uow.append(
+            table_id,
+            state.version,
+            [codec.encode(event) for event in all_events],
+            status=after.status.value,
+            now=now,
+            bots_due=bool(thinking_seats(after)),
+        )
         notify.enqueue(uow, table_id, notify.plan(table_id, state, after), now)
         return Outcome(after, events)
 

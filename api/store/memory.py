@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -119,6 +120,7 @@ class MemoryUnitOfWork:
         *,
         status: str,
         now: datetime,
+        bots_due: bool = False,
     ) -> list[StoredEvent]:
         self._writing()
         s = self._s
@@ -137,10 +139,20 @@ class MemoryUnitOfWork:
         old_len = len(stream)
         stream.extend(stored)
         self._undo.append(lambda: stream.__delitem__(slice(old_len, None)))
-        new_row = TableRow(table_id, expected_version + len(stored), status, row.invite_hash, row.created_at, now)
+        new_row = TableRow(table_id, expected_version + len(stored), status, row.invite_hash, row.created_at, now, bots_due)
         self._set(s.tables, table_id, new_row)
         self._changed_tables = True
         return [StoredEvent(e.seq, e.type, e.schema_version, e.seat, e.at, _json_copy(e.data)) for e in stored]
+
+    def tables_awaiting_bots(self, limit: int) -> list[str]:
+        due = sorted((row for row in self._s.tables.values() if row.bots_due), key=lambda row: row.updated_at)
+        return [row.table_id for row in due[:limit]]
+
+    def clear_bots_due(self, table_id: str, version: int) -> None:
+        self._writing()
+        row = self._s.tables.get(table_id)
+        if row is not None and row.version == version:
+            self._set(self._s.tables, table_id, replace(row, bots_due=False))
 
     # -- credentials
 

@@ -24,6 +24,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
@@ -80,7 +82,10 @@ tables = Table(
     Column("invite_hash", String(64), nullable=False),
     Column("created_at", UtcDateTime, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
+    Column("bots_due", Boolean, nullable=False, server_default=false()),
     Index("ix_tables_invite_hash", "invite_hash", unique=True),
+    # tables_awaiting_bots: WHERE bots_due ORDER BY updated_at (few rows at any time)
+    Index("ix_tables_bots_due", "updated_at", postgresql_where=text("bots_due"), sqlite_where=text("bots_due")),
 )
 
 events = Table(

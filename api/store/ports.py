@@ -82,6 +82,7 @@ class TableRow:
     invite_hash: str
     created_at: datetime
     updated_at: datetime
+    bots_due: bool = False  # a bot that thinks apart (strong) must act: `copas worker` plays it
 
 
 @dataclass(frozen=True)
@@ -150,8 +151,13 @@ class UnitOfWork(Protocol):
         *,
         status: str,
         now: datetime,
+        bots_due: bool = False,
     ) -> list[StoredEvent]:
         """Append after `expected_version`, update the row; notify waiters on commit."""
+    def tables_awaiting_bots(self, limit: int) -> list[str]:
+        """Tables whose row says a thinking bot must act, longest waiting first."""
+    def clear_bots_due(self, table_id: str, version: int) -> None:
+        """Lower the flag of a table still at `version` (it had nothing for a bot to do)."""
 
     # -- credentials
     def add_credential(self, credential: Credential) -> None: ...

@@ -192,6 +192,7 @@ def _table_row(r: Any) -> TableRow:
         invite_hash=r.invite_hash,
         created_at=r.created_at,
         updated_at=r.updated_at,
+        bots_due=r.bots_due,
     )
 
 
@@ -294,6 +295,7 @@ class SqlUnitOfWork:
         *,
         status: str,
         now: datetime,
+        bots_due: bool = False,
     ) -> list[StoredEvent]:
         self._writing()
         new_version = expected_version + len(events)
@@ -301,7 +303,7 @@ class SqlUnitOfWork:
         result = self._conn.execute(
             update(m.tables)
             .where(m.tables.c.table_id == table_id, m.tables.c.version == expected_version)
-            .values(version=new_version, status=status, updated_at=now)
+            .values(version=new_version, status=status, updated_at=now, bots_due=bots_due)
         )
         if result.rowcount != 1:
             current = self.table_row(table_id)
@@ -342,6 +344,16 @@ class SqlUnitOfWork:
                     select(func.pg_notify(NOTIFY_CHANNEL, f"{table_id}:{new_version}"))
                 )
         return stored
+
+    def tables_awaiting_bots(self, limit: int) -> list[str]:
+        t = m.tables
+        stmt = select(t.c.table_id).where(t.c.bots_due).order_by(t.c.updated_at).limit(limit)
+        return [r.table_id for r in self._conn.execute(stmt)]
+
+    def clear_bots_due(self, table_id: str, version: int) -> None:
+        self._writing()
+        t = m.tables
+        self._conn.execute(update(t).where(t.c.table_id == table_id, t.c.version == version).values(bots_due=False))
 
     # -- credentials
 

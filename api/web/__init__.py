@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import audit, bodies, errors, etags, events, health, invites, table_life, tables
+from . import audit, bodies, errors, etags, events, health, hints, invites, table_life, tables
 
 
 def register_api(app: Flask) -> errors.ProblemApi:
     api = errors.ProblemApi(app)
-    for module in (tables, table_life, invites, events, audit, health):
+    for module in (tables, table_life, hints, invites, events, audit, health):
         api.register_blueprint(module.blp)
     errors.register(app)
     bodies.install(app)

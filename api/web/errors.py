@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 STATUS_BY_CODE: dict[str, int] = {
     "unauthenticated": 401,
     "forbidden": 403,
+    "hints_disabled": 403,
     "not_found": 404,
     "validation_error": 422,
     "idempotency_key_reused": 422,
@@ -36,6 +37,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "payload_too_large": 413,
     "rate_limited": 429,
     "unavailable": 503,
+    "thinker_unavailable": 503,
     # every other code of a refusal (the rules' codes) is a 409 conflict
 }
 

@@ -15,6 +15,7 @@ from marshmallow import validate
 from ..engine import rule_set
 from ..engine.cards import CARD_PATTERN
 from ..engine.state import BOT_LEVELS, DECK_DESIGNS
+from ..engine.hints import RULES, TIPS
 
 NAME_PATTERN = r"^[^\u0000-\u001f\u007f]+$"  # no NUL, no control characters
 HEADER_TEXT_PATTERN = r"^[\u0020-\u007e]*$"  # header values: visible ASCII and spaces
@@ -397,3 +398,33 @@ class EventPageSchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = ma.fields.String(required=True, validate=validate.OneOf(["ok", "degraded"]), metadata={"example": "ok"})
     database = ma.fields.Boolean(required=True, metadata={"example": True})
+
+
+# -- hints ----------------------------------------------------------------------
+
+
+class HintReasonSchema(ma.Schema):
+    tip = ma.fields.String(
+        required=True,
+        validate=validate.OneOf([*TIPS, *RULES]),
+        metadata={"description": "A stable id: one of the beginner tips or of the rules.", "example": "duck_under"},
+    )
+    text = ma.fields.String(
+        required=True,
+        metadata={"description": "The reason in one sentence, in the language asked for.", "example": "Duck with QD, your highest card in diamonds that still loses to AD on the table."},
+    )
+
+
+class HintSchema(ma.Schema):
+    action = ma.fields.String(required=True, validate=validate.OneOf(["pass", "play", "moon"]), metadata={"example": "play"})
+    cards = ma.fields.List(
+        CardField(),
+        required=True,
+        metadata={"description": "The cards to pass (three) or to play (one); empty for a moon choice.", "example": ["QD"]},
+    )
+    choice = ma.fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The moon choice to make (null when passing or playing).", "example": None},
+    )
+    reasons = ma.fields.List(ma.fields.Nested(HintReasonSchema), required=True)

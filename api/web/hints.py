@@ -1,0 +1,29 @@
+"""A hint: the move the strong bot would make for the seat that must act, and why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from flask_smorest import Blueprint
+
+from ..engine.hints import LANGUAGES
+from . import schemas
+from .auth import access
+from .context import service
+from .docs import BEARER, errors
+
+blp = Blueprint("hints", __name__, url_prefix="/v1/tables", description="Hints: a suggested move and its reasons.")
+
+
+@blp.route("/<table_id>/hint", methods=["GET"])
+@blp.response(200, schemas.HintSchema, headers={"Content-Language": {"description": "The language of the reasons: en or pt-BR.", "schema": {"type": "string"}}})
+@blp.doc(security=BEARER, parameters=[{"in": "header", "name": "Accept-Language", "schema": {"type": "string"}, "description": "pt-BR or en (the default)."}])
+@errors(blp, 401, 403, 404, 409, 503)
+def get_hint(table_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """For the seat that must act: the pass, play or moon choice a good player would make, and why (403 `hints_disabled` if the table turned hints off)."""
+    hint = service().hint(access(table_id))
+    language = request.accept_languages.best_match(LANGUAGES, default=LANGUAGES[0])
+    reasons = [{"tip": reason.tip, "text": reason.text(language)} for reason in hint.reasons]
+    body = {"action": hint.action, "cards": list(hint.cards), "choice": None, "reasons": reasons}
+    return body, 200, {"Content-Language": language, "Vary": "Accept-Language, Authorization"}
