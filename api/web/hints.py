@@ -18,10 +18,16 @@ blp = Blueprint("hints", __name__, url_prefix="/v1/tables", description="Hints: 
 
 @blp.route("/<table_id>/hint", methods=["GET"])
 @blp.response(200, schemas.HintSchema, headers={"Content-Language": {"description": "The language of the reasons: en or pt-BR.", "schema": {"type": "string"}}})
-@blp.doc(security=BEARER, parameters=[{"in": "header", "name": "Accept-Language", "schema": {"type": "string"}, "description": "pt-BR or en (the default)."}])
+@blp.doc(security=BEARER)
 @errors(blp, 401, 403, 404, 409, 503)
 def get_hint(table_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """For the seat that must act: the pass, play or moon choice a good player would make, and why (403 `hints_disabled` if the table turned hints off)."""
+    """For the seat that must act: the pass, play or moon choice a good player would make, and why.
+
+    The reasons are in Portuguese for `Accept-Language: pt-BR` (or `pt`), in
+    English otherwise; `Content-Language` says which. A seat with nothing to
+    do now gets 409 `not_your_turn`, a spectator 403 `forbidden`, and a table
+    created with `hints: false` 403 `hints_disabled`.
+    """
     hint = service().hint(access(table_id))
     language = request.accept_languages.best_match(LANGUAGES, default=LANGUAGES[0])
     reasons = [{"tip": reason.tip, "text": reason.text(language)} for reason in hint.reasons]
