@@ -1,10 +1,10 @@
-"""The HTTP layer: flask-smorest blueprints, problem+json errors."""
+"""The HTTP layer: flask-smorest blueprints, problem+json errors, and the web client's files."""
 
 from __future__ import annotations
 
 from flask import Flask
 
-from . import audit, bodies, errors, etags, events, health, hints, invites, table_life, tables
+from . import audit, bodies, errors, etags, events, frontend, health, hints, invites, table_life, tables
 
 
 def register_api(app: Flask) -> errors.ProblemApi:
@@ -14,4 +14,5 @@ def register_api(app: Flask) -> errors.ProblemApi:
     errors.register(app)
     bodies.install(app)
     etags.install(app)
+    app.register_blueprint(frontend.blp)  # the reference web client at / (not part of the API document)
     return api
