@@ -177,7 +177,7 @@ def test_huge_integers_in_queries_are_422(client: Any, seated: Seated, query: st
 # -- routes, methods, tokens -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/", "/v1", "/v1/nope", "/v2/tables", "/v1/tables/x/y/z", "/v1/invites/abc"])
+@pytest.mark.parametrize("path", ["/nope", "/client", "/v1", "/v1/nope", "/v2/tables", "/v1/tables/x/y/z", "/v1/invites/abc"])
 def test_unknown_routes_are_404_problem_json(client: Any, path: str) -> None:
     assert_problem(client.get(path), 404, "not_found")
 
