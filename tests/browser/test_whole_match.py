@@ -13,7 +13,12 @@ from .conftest import LiveServer, Page
 def create_table(page: Page, name: str, **options: str) -> None:
     page.find("#create-name").send_keys(name)
     for option, value in options.items():
-        Select(page.find(f"#opt-{option}")).select_by_value(value)
+        control = page.find(f"#opt-{option}")
+        if control.tag_name == "select":
+            Select(control).select_by_value(value)
+        else:
+            control.clear()
+            control.send_keys(value)
     page.find("#create-submit").click()
     page.wait(lambda: page.state().get("status") == "waiting", message="the new table")
 
