@@ -114,6 +114,7 @@ def _serve(args: argparse.Namespace) -> int:
             self.cfg.set("timeout", 60)
             self.cfg.set("graceful_timeout", 35)
             self.cfg.set("accesslog", "-")
+            self.cfg.set("post_worker_init", warm_thinkers)
 
         def load(self) -> Any:
             os.environ["DATABASE_URL"] = url
@@ -131,6 +132,13 @@ def _serve(args: argparse.Namespace) -> int:
             except subprocess.TimeoutExpired:
                 dispatcher.kill()
     return 0
+
+
+def warm_thinkers(worker: Any) -> None:
+    """Start a gunicorn worker's thinker processes (hints) at once, not on its first hint."""
+    from .service.bots_worker import shared_pool
+
+    shared_pool().warm()
 
 
 def _redacted(url: str) -> str:

@@ -176,6 +176,27 @@ class ThinkerPool:
         finally:
             self._slots.release()
 
+    def warm(self) -> threading.Thread:
+        """Start every child now, in the background, so that the first calls do not wait for a start."""
+
+        def start() -> None:
+            children = []
+            try:
+                for _ in range(self.size):
+                    if self._slots.acquire(blocking=False):
+                        children.append(_Child())
+            except OSError:
+                log.warning("a thinker could not be started", exc_info=True)
+            with self._lock:
+                self._idle.extend(children)
+            for _ in children:
+                self._slots.release()
+
+        self._after_fork()
+        thread = threading.Thread(target=start, name="copas-thinkers", daemon=True)
+        thread.start()
+        return thread
+
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
@@ -311,6 +332,7 @@ def start_bot_worker(settings: Settings) -> tuple[BotWorker, threading.Thread]:
 
     store = open_store(settings.database_url or database_url())
     worker = BotWorker(TableService(store, settings))
+    worker.thinker.pool.warm()
     return worker, worker.start()
 
 

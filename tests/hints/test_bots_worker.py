@@ -147,3 +147,14 @@ def _hint_args() -> tuple[Any, ...]:
     return bot_view(state, state.awaiting[0]), 1, None, 200
 
 
+
+
+def test_a_warmed_pool_has_its_children_waiting_before_the_first_call() -> None:
+    pool = ThinkerPool(size=2)
+    try:
+        pool.warm().join(timeout=30)
+        assert len(pool._idle) == 2
+        assert pool.call("hint", *_hint_args()) is not None
+        assert len(pool._idle) == 2  # the child went back to wait for the next call
+    finally:
+        pool.close()
