@@ -59,7 +59,7 @@ def create_app(
         OPENAPI_URL_PREFIX="/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL="/v1/docs/assets/",  # served by the service itself (api.web.docs)
         API_SPEC_OPTIONS=_spec_options(),
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False,

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    PLAYER = "player"  # holds a seat
+    SPECTATOR = "spectator"  # watches: no hand, no moves
 
 
 @dataclass(frozen=True)
@@ -15,8 +21,8 @@ class Viewer:
         return self.seat is not None
 
     @property
-    def role(self) -> str:
-        return "player" if self.is_player else "spectator"
+    def role(self) -> Role:
+        return Role.PLAYER if self.is_player else Role.SPECTATOR
 
 
 SPECTATOR = Viewer()

@@ -30,13 +30,18 @@ class UnknownEvent(ValueError):
 
 
 def encode(event: Event) -> NewEvent:
-    data = {name: _plain(value) for name, value in _fields(event) if name != "seat"}
-    return NewEvent(type=event.type, seat=event.actor, data=data, schema_version=SCHEMA_VERSION)
+    return NewEvent(type=event.type, seat=event.actor, data=event_data(event), schema_version=SCHEMA_VERSION)
 
 
 def event_data(event: Event) -> dict[str, Any]:
     """The `data` of an event as the API shows it (hidden fields are null)."""
-    return {name: _plain(value) for name, value in _fields(event) if name != "seat"}
+    return {field.name: _plain(getattr(event, field.name)) for field in data_fields(type(event))}
+
+
+@functools.cache
+def data_fields(cls: type[Event]) -> tuple[dataclasses.Field[Any], ...]:
+    """The fields an event keeps in `data`: all but `seat`, which the envelope carries."""
+    return tuple(field for field in dataclasses.fields(cls) if field.name != "seat")
 
 
 def decode(stored: StoredEvent) -> Recorded:
@@ -83,11 +88,6 @@ def upcast(event_type: str, version: int, data: dict[str, Any]) -> dict[str, Any
 
 
 # -- value conversions -------------------------------------------------------
-
-
-def _fields(event: Event) -> Iterable[tuple[str, Any]]:
-    for field in dataclasses.fields(event):
-        yield field.name, getattr(event, field.name)
 
 
 def _plain(value: Any) -> Any:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import audit, bodies, errors, etags, events, frontend, health, hints, invites, table_life, tables
+from . import audit, bodies, docs, errors, etags, events, frontend, health, hints, invites, table_life, tables
 
 
 def register_api(app: Flask) -> errors.ProblemApi:
     api = errors.ProblemApi(app)
+    docs.install(api)
+    docs.serve_swagger_ui(app)
     for module in (tables, table_life, hints, invites, events, audit, health):
         api.register_blueprint(module.blp)
     errors.register(app)

@@ -13,9 +13,9 @@ from flask_smorest import Blueprint
 from marshmallow import validate
 
 from .auth import access
-from .schemas import option_fields
 from .context import service
-from .docs import BEARER, errors
+from .docs import operation
+from .schemas import Choice, DirectionField, OptionsSchema, ResultSchema, SeatKindField, StatusField
 
 blp = Blueprint(
     "audit",
@@ -95,13 +95,12 @@ class AuditAccusationSchema(ma.Schema):
 
 class AuditRoundSchema(ma.Schema):
     round = ma.fields.Integer(required=True, metadata={"example": 1})
-    pass_direction = ma.fields.String(
-        required=True, validate=validate.OneOf(["left", "right", "across", "none"]), metadata={"example": "left"}
-    )
-    ended = ma.fields.String(
+    pass_direction = DirectionField(required=True, metadata={"example": "left"})
+    ended = Choice(
+        "RoundEnd",
+        ("tricks", "accusation", "resign", "abandon"),
         allow_none=True,
         required=True,
-        validate=validate.OneOf(["tricks", "accusation", "resign", "abandon"]),
         metadata={"description": "How the round ended; null while it runs.", "example": "tricks"},
     )
     commitment = ma.fields.String(
@@ -149,56 +148,36 @@ class AuditRoundSchema(ma.Schema):
     )
 
 
-class AuditStandingSchema(ma.Schema):
-    seat = ma.fields.Integer(required=True, validate=_SEAT, metadata={"example": 2})
-    score = ma.fields.Integer(required=True, metadata={"example": 61})
-    rank = ma.fields.Integer(required=True, metadata={"example": 1})
-
-
-class AuditResultSchema(ma.Schema):
-    reason = ma.fields.String(required=True, validate=validate.OneOf(["target", "resign", "abandon"]), metadata={"example": "target"})
-    winners = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [2]})
-    losers = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": []})
-    standings = ma.fields.List(ma.fields.Nested(AuditStandingSchema), required=True)
-
-
 class AuditMatchSchema(ma.Schema):
     match = ma.fields.Integer(required=True, metadata={"example": 1})
-    status = ma.fields.String(required=True, validate=validate.OneOf(["running", "finished"]), metadata={"example": "finished"})
+    status = Choice("MatchStatus", ("running", "finished"), required=True, metadata={"example": "finished"})
     rounds = ma.fields.List(ma.fields.Nested(AuditRoundSchema), required=True)
     scores = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [78, 101, 61, 72]})
-    result = ma.fields.Nested(AuditResultSchema, allow_none=True, required=True)
-
-
-AuditOptionsSchema = type(
-    "AuditOptionsSchema",
-    (ma.Schema,),
-    {"__doc__": "The table's rule set: the game and every option's resolved value.", **option_fields(request=False)},
-)
+    result = ma.fields.Nested(ResultSchema, allow_none=True, required=True)
 
 
 class AuditSeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True, validate=_SEAT, metadata={"example": 0})
     name = ma.fields.String(allow_none=True, required=True, metadata={"example": "Ana"})
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "bot", "empty"]), metadata={"example": "human"})
+    kind = SeatKindField(metadata={"example": "human"})
 
 
 class AuditSchema(ma.Schema):
     table_id = ma.fields.String(required=True, metadata={"example": "3f9a1c0b7d2e4a6f8b10"})
     version = ma.fields.Integer(required=True, metadata={"description": "The seq of the last event replayed.", "example": 642})
-    status = ma.fields.String(
-        required=True, validate=validate.OneOf(["waiting", "passing", "playing", "finished"]), metadata={"example": "finished"}
-    )
-    options = ma.fields.Nested(AuditOptionsSchema, required=True)
+    status = StatusField(metadata={"example": "finished"})
+    options = ma.fields.Nested(OptionsSchema, required=True)
     seats = ma.fields.List(ma.fields.Nested(AuditSeatSchema), required=True)
     matches = ma.fields.List(ma.fields.Nested(AuditMatchSchema), required=True, metadata={"description": "Every match of the table, oldest first."})
 
 
 @blp.route("/<table_id>/audit", methods=["GET"])
 @blp.response(200, AuditSchema)
-@blp.doc(security=BEARER)
-@errors(blp, 401, 404)
+@operation(blp, "getAudit")
 def get_audit(table_id: str) -> dict[str, Any]:
-    """The record rebuilt by replaying the stream: each round's deal, passes, tricks, points and scores,
-    with the deal commitment recomputed. While a match runs, what you may not see yet is null."""
+    """The record rebuilt by replaying the stream: every round's deal, passes, tricks, points and scores.
+
+    Each round's deal commitment is recomputed from the revealed hands and salt
+    (`commitment_ok`). While a match runs, what you may not see yet is null.
+    """
     return service().audit(access(table_id))

@@ -40,11 +40,14 @@ def matches_if_none_match(access: Access, version: int) -> bool:
 
 
 def install(app: Flask) -> None:
-    """Every answer with an ETag is a view (a 200, a move's 201, its replay, a 304): mark it private."""
+    """An answer with an ETag to a bearer's request is a view (a 200, a move's 201, its replay, a 304): mark it private.
+
+    Static files (the web client, the docs' assets) have ETags too, but no credentials: they stay cacheable.
+    """
 
     @app.after_request
     def private_view(response: Response) -> Response:
-        if "ETag" in response.headers:
+        if "ETag" in response.headers and "Authorization" in request.headers:
             # One viewer's: shared caches keep none, private ones revalidate each time.
             response.headers["Cache-Control"] = "private, no-cache"
             response.vary.add("Authorization")

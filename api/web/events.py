@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from . import schemas
 from .auth import access
 from .context import service
-from .docs import BEARER, errors
+from .docs import INVALID, operation
 
 blp = Blueprint("events", __name__, url_prefix="/v1/tables", description="The table's event log, oldest first.")
 
@@ -17,10 +17,13 @@ blp = Blueprint("events", __name__, url_prefix="/v1/tables", description="The ta
 @blp.route("/<table_id>/events", methods=["GET"])
 @blp.arguments(schemas.EventsQuerySchema, location="query")
 @blp.response(200, schemas.EventPageSchema)
-@blp.doc(security=BEARER)
-@errors(blp, 401, 404)
+@operation(blp, "listEvents", INVALID)
 def list_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:
-    """Events after `after`, at most `limit`; hidden fields are null until the rules make them public."""
+    """Events after `after`, at most `limit`; hidden fields are null until the rules make them public.
+
+    Oldest first. Each event's `type` tells which `data` it carries. Page on with
+    `after=next_after` until `next_after` stops moving.
+    """
     who = access(table_id)
     events, next_after = service().events(who, query["after"], query["limit"])
     return {"events": events, "next_after": next_after}

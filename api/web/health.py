@@ -8,6 +8,7 @@ from flask_smorest import Blueprint
 
 from . import schemas
 from .context import service
+from .docs import operation
 
 blp = Blueprint("health", __name__, url_prefix="/v1/health", description="Is the service up, and can it reach its database?")
 
@@ -15,8 +16,12 @@ blp = Blueprint("health", __name__, url_prefix="/v1/health", description="Is the
 @blp.route("", methods=["GET"])
 @blp.response(200, schemas.HealthSchema)
 @blp.alt_response(503, schema=schemas.HealthSchema, description="The database cannot be reached.")
+@operation(blp, "getHealth", public=True, unavailable=False)
 def health() -> Any:
-    """200 when the database answers, 503 when it does not."""
+    """Liveness and database readiness: 200 when the database answers, 503 when it does not.
+
+    For load balancers and monitors; needs no token.
+    """
     database = service().store.ping()
     body = {"status": "ok" if database else "degraded", "database": database}
     return body if database else (body, 503)

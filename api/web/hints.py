@@ -7,19 +7,20 @@ from typing import Any
 from flask import request
 from flask_smorest import Blueprint
 
+from ..engine.errors import NotYourTurn
 from ..engine.hints import LANGUAGES
+from ..service.errors import Forbidden, HintsDisabled, ThinkerUnavailable
 from . import schemas
 from .auth import access
 from .context import service
-from .docs import BEARER, errors
+from .docs import operation
 
 blp = Blueprint("hints", __name__, url_prefix="/v1/tables", description="Hints: a suggested move and its reasons.")
 
 
 @blp.route("/<table_id>/hint", methods=["GET"])
 @blp.response(200, schemas.HintSchema, headers={"Content-Language": {"description": "The language of the reasons: en or pt-BR.", "schema": {"type": "string"}}})
-@blp.doc(security=BEARER)
-@errors(blp, 401, 403, 404, 409, 503)
+@operation(blp, "getHint", Forbidden, HintsDisabled, NotYourTurn, ThinkerUnavailable)
 def get_hint(table_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """For the seat that must act: the pass, play or moon choice a good player would make, and why.
 

@@ -2,7 +2,7 @@
 
 A move is a POST that takes an optional `If-Match` and `Idempotency-Key`,
 answers 201 with the mover's new view and its ETag, needs a bearer token and
-can be refused with the problems in MOVE_ERRORS.
+can be refused with the problems in MOVE_REFUSALS and its own.
 """
 
 from __future__ import annotations
@@ -13,20 +13,24 @@ from typing import Any
 import marshmallow as ma
 from flask_smorest import Blueprint
 
+from ..service.errors import Forbidden, IdempotencyKeyReused, StaleVersion
 from ..service.tables import Access, Outcome
 from . import schemas
 from .context import service
-from .docs import BEARER, errors
+from .docs import INVALID, TOO_LARGE, Refusal, operation
 from .etags import set_view_etag
 from .idempotency import idempotent
 
-MOVE_ERRORS = (401, 403, 404, 409, 412, 413, 422)
+# What any move can be refused for, besides its own rules: a spectator's token, a stale
+# If-Match, a reused Idempotency-Key, a body or header that does not match.
+MOVE_REFUSALS: tuple[Refusal, ...] = (Forbidden, StaleVersion, IdempotencyKeyReused, INVALID, TOO_LARGE)
 
 
 def move(
     blp: Blueprint,
     path: str,
-    *,
+    operation_id: str,
+    *refusals: Refusal,
     body: type[ma.Schema] | None = None,
     example: dict[str, Any] | None = None,
     body_required: bool = True,
@@ -35,8 +39,7 @@ def move(
     """Route and document a move; the handler gets (body?, headers, table_id)."""
 
     def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
-        endpoint = errors(blp, *MOVE_ERRORS)(handler)
-        endpoint = blp.doc(security=BEARER)(endpoint)
+        endpoint = operation(blp, operation_id, *refusals, *MOVE_REFUSALS)(handler)
         endpoint = blp.response(201, answer)(endpoint)
         endpoint = blp.arguments(schemas.MoveHeadersSchema, location="headers")(endpoint)
         if body is not None:

@@ -7,6 +7,8 @@ as invalid.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from enum import Enum
 from typing import Any
 
 import marshmallow as ma
@@ -14,8 +16,10 @@ from marshmallow import validate
 
 from ..engine import rule_set
 from ..engine.cards import CARD_PATTERN
-from ..engine.state import BOT_LEVELS, DECK_DESIGNS
 from ..engine.hints import RULES, TIPS
+from ..engine.rule_set import MOON_CHOICES
+from ..engine.state import BOT_LEVELS, DECK_DESIGNS, Direction, EndReason, SeatKind, Status
+from ..engine.viewers import Role
 
 NAME_PATTERN = r"^[^\u0000-\u001f\u007f]+$"  # no NUL, no control characters
 HEADER_TEXT_PATTERN = r"^[\u0020-\u007e]*$"  # header values: visible ASCII and spaces
@@ -51,6 +55,44 @@ def _unique(values: list[Any]) -> None:
 
 def _cards(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(CardField(), **kwargs)
+
+
+CHOICES: dict[str, tuple[str, ...]] = {}  # every closed set: its component name and values
+
+
+class Choice(ma.fields.String):
+    """A string from a closed set, documented once as the component `name` (clients get one enum type)."""
+
+    def __init__(self, name: str, values: Iterable[str | Enum], **kwargs: Any) -> None:
+        self.component = name
+        self.values = tuple(value.value if isinstance(value, Enum) else value for value in values)
+        if CHOICES.setdefault(name, self.values) != self.values:
+            raise ValueError(f"the closed set {name} is declared twice with different values")
+        super().__init__(validate=validate.OneOf(self.values), **kwargs)
+
+
+def StatusField(**kwargs: Any) -> Choice:
+    return Choice("Status", Status, required=True, **kwargs)
+
+
+def RoleField(**kwargs: Any) -> Choice:
+    return Choice("Role", Role, required=True, **kwargs)
+
+
+def SeatKindField(**kwargs: Any) -> Choice:
+    return Choice("SeatKind", SeatKind, required=True, **kwargs)
+
+
+def DirectionField(**kwargs: Any) -> Choice:
+    return Choice("PassDirection", Direction, **kwargs)
+
+
+def BotLevelField(**kwargs: Any) -> Choice:
+    return Choice("BotLevel", BOT_LEVELS, **kwargs)
+
+
+def DeckDesignField(**kwargs: Any) -> Choice:
+    return Choice("DeckDesign", DECK_DESIGNS, **kwargs)
 
 
 class JsonInteger(ma.fields.Integer):
@@ -94,9 +136,12 @@ def option_field(spec: Any, *, request: bool) -> ma.fields.Field:
         else:
             description += f". Default: {_json(plain_default)}."
     metadata = {"description": description, "example": plain_default}
-    kind = JsonBoolean if isinstance(default, bool) else JsonInteger if isinstance(default, int) else ma.fields.String
+    if isinstance(default, str):  # a closed set of names: one enum component, named after its enum or the option
+        name = type(default).__name__ if isinstance(default, rule_set.StrEnum) else spec.name.title().replace("_", "")
+        return Choice(name, check.choices, required=not request, metadata=metadata)
+    kind = JsonBoolean if isinstance(default, bool) else JsonInteger
     if not request:
-        kind = ma.fields.Boolean if isinstance(default, bool) else ma.fields.Integer if isinstance(default, int) else ma.fields.String
+        kind = ma.fields.Boolean if isinstance(default, bool) else ma.fields.Integer
     return kind(required=not request, validate=check, metadata=metadata)
 
 
@@ -140,9 +185,8 @@ class BotsSchema(StrictSchema):
         validate=[validate.Length(min=1, max=4), _unique],
         metadata={"description": "The seats to fill; omit for every empty seat.", "example": [2, 3], "uniqueItems": True},
     )
-    level = ma.fields.String(
+    level = BotLevelField(
         load_default="basic",
-        validate=validate.OneOf(BOT_LEVELS),
         metadata={"description": "basic: fast rule-based; strong: Monte Carlo search.", "example": "basic"},
     )
 
@@ -165,8 +209,7 @@ class AccusationSchema(StrictSchema):
 
 class PreferencesSchema(StrictSchema):
     name = Name(metadata={"example": "Ana"})
-    deck_design = ma.fields.String(
-        validate=validate.OneOf(DECK_DESIGNS),
+    deck_design = DeckDesignField(
         metadata={"description": "How your own screen draws the cards; never changes the rules.", "example": "four-color"},
     )
     webhook_url = ma.fields.String(
@@ -208,14 +251,31 @@ class MoveHeadersSchema(ma.Schema):
 # -- responses -----------------------------------------------------------------
 
 
-class AdmissionSchema(ma.Schema):
+class Extensible(ma.Schema):
+    """A response other answers extend (`allOf` it and their own fields), so it cannot forbid other properties."""
+
+    class Meta:
+        unknown = ma.EXCLUDE
+
+
+class AdmissionSchema(Extensible):
+    """What joining a table gives you: your seat (or spectator number) and your token."""
+
     table_id = ma.fields.String(required=True, metadata={"example": "3f9a1c0b7d2e4a6f8b10"})
-    invite_code = ma.fields.String(metadata={"example": "kq3V0m9yXc2bq1Z7Lw4nPA"})
-    invite_url = ma.fields.String(metadata={"example": "http://127.0.0.1:8000/v1/invites/kq3V0m9yXc2bq1Z7Lw4nPA/join"})
-    role = ma.fields.String(required=True, validate=validate.OneOf(["player", "spectator"]), metadata={"example": "player"})
-    seat = ma.fields.Integer(allow_none=True, metadata={"example": 0})
-    spectator = ma.fields.Integer(allow_none=True, metadata={"example": None})
+    role = RoleField(metadata={"example": "player"})
+    seat = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "Your seat; null for a spectator.", "example": 1})
+    spectator = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "Your spectator number; null for a player.", "example": None})
     token = ma.fields.String(required=True, metadata={"description": "Your bearer token, shown once.", "example": "f0Yx3...secret"})
+
+
+class CreateTableAnswerSchema(AdmissionSchema):
+    """What creating a table gives you: seat 0, your token, and the invite link to share."""
+
+    invite_code = ma.fields.String(required=True, metadata={"example": "kq3V0m9yXc2bq1Z7Lw4nPA"})
+    invite_url = ma.fields.String(
+        required=True,
+        metadata={"description": "The link to share: GET it to see the table, POST …/join to join.", "example": "http://127.0.0.1:8000/v1/invites/kq3V0m9yXc2bq1Z7Lw4nPA"},
+    )
 
 
 OptionsSchema = type(
@@ -228,8 +288,8 @@ OptionsSchema = type(
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True, metadata={"example": 1})
     name = ma.fields.String(allow_none=True, metadata={"example": "Bruno"})
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "bot", "empty"]), metadata={"example": "human"})
-    bot_level = ma.fields.String(allow_none=True, metadata={"example": None})
+    kind = SeatKindField(metadata={"example": "human"})
+    bot_level = BotLevelField(allow_none=True, metadata={"description": "A bot's level; null for a human or an empty seat.", "example": None})
     score = ma.fields.Integer(required=True, metadata={"description": "Match score from completed rounds.", "example": 23})
     round_points = ma.fields.Integer(required=True, metadata={"description": "Points taken so far this round.", "example": 4})
     tricks_taken = ma.fields.Integer(required=True, metadata={"example": 2})
@@ -282,20 +342,20 @@ class StandingSchema(ma.Schema):
 
 
 class ResultSchema(ma.Schema):
-    reason = ma.fields.String(required=True, validate=validate.OneOf(["target", "resign", "abandon"]), metadata={"example": "target"})
+    reason = Choice("EndReason", EndReason, required=True, metadata={"example": "target"})
     winners = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [2]})
     losers = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "Seats that resigned or were awaited at an abandonment.", "example": []})
     standings = ma.fields.List(ma.fields.Nested(StandingSchema), required=True)
 
 
 class PassInfoSchema(ma.Schema):
-    direction = ma.fields.String(required=True, metadata={"example": "left"})
+    direction = DirectionField(required=True, metadata={"example": "left"})
     given = ma.fields.List(ma.fields.String(), allow_none=True, required=True, metadata={"example": ["QS", "AS", "AH"]})
     received = ma.fields.List(ma.fields.String(), allow_none=True, required=True, metadata={"example": None})
 
 
 class YouSchema(ma.Schema):
-    role = ma.fields.String(required=True, validate=validate.OneOf(["player", "spectator"]), metadata={"example": "player"})
+    role = RoleField(metadata={"example": "player"})
     seat = ma.fields.Integer(allow_none=True, metadata={"example": 0})
     spectator = ma.fields.Integer(allow_none=True, metadata={"example": None})
     name = ma.fields.String(allow_none=True, metadata={"example": "Ana"})
@@ -310,17 +370,17 @@ class YouSchema(ma.Schema):
         required=True,
         metadata={"description": "Your pass this round; null in a round without passing and for spectators.", "example": {"direction": "left", "given": ["QS", "AS", "AH"], "received": None}},
     )
-    deck_design = ma.fields.String(required=True, metadata={"example": "classic"})
+    deck_design = DeckDesignField(required=True, metadata={"example": "classic"})
 
 
-class TableViewSchema(ma.Schema):
+class TableViewSchema(Extensible):
     table_id = ma.fields.String(required=True, metadata={"example": "3f9a1c0b7d2e4a6f8b10"})
     version = ma.fields.Integer(required=True, metadata={"description": "Seq of the table's last event.", "example": 42})
-    status = ma.fields.String(required=True, validate=validate.OneOf(["waiting", "passing", "playing", "finished"]), metadata={"example": "playing"})
+    status = StatusField(metadata={"example": "playing"})
     options = ma.fields.Nested(OptionsSchema, required=True)
     match = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 1})
     round = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 2})
-    pass_direction = ma.fields.String(allow_none=True, required=True, metadata={"example": "right"})
+    pass_direction = DirectionField(allow_none=True, required=True, metadata={"description": "This round's pass; null before the first deal.", "example": "right"})
     hearts_broken = ma.fields.Boolean(required=True, metadata={"example": False})
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
     spectators = ma.fields.List(ma.fields.Nested(SpectatorSchema), required=True)
@@ -365,24 +425,24 @@ class PreferencesAnswerSchema(TableViewSchema):
 class InvitationSeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True, metadata={"example": 1})
     name = ma.fields.String(allow_none=True, required=True, metadata={"example": "Bruno"})
-    kind = ma.fields.String(required=True, validate=validate.OneOf(["human", "bot", "empty"]), metadata={"example": "empty"})
+    kind = SeatKindField(metadata={"example": "empty"})
 
 
 class InvitationSchema(ma.Schema):
     table_id = ma.fields.String(required=True, metadata={"example": "3f9a1c0b7d2e4a6f8b10"})
-    status = ma.fields.String(required=True, validate=validate.OneOf(["waiting", "passing", "playing", "finished"]), metadata={"example": "waiting"})
+    status = StatusField(metadata={"example": "waiting"})
     options = ma.fields.Nested(OptionsSchema, required=True)
     seats = ma.fields.List(ma.fields.Nested(InvitationSeatSchema), required=True)
     open_seats = ma.fields.Integer(required=True, metadata={"description": "Seats a joiner can still take.", "example": 2})
-    joins_as = ma.fields.String(
-        required=True,
-        validate=validate.OneOf(["player", "spectator"]),
+    joins_as = RoleField(
         metadata={"description": "What joining now makes you.", "example": "player"},
     )
     join_url = ma.fields.String(required=True, metadata={"description": "POST here with {name} to join.", "example": "http://127.0.0.1:8000/v1/invites/kq3V0m9yXc2bq1Z7Lw4nPA/join"})
 
 
 class EventSchema(ma.Schema):
+    """One event of the stream (documented as the union of every event type, told apart by `type`)."""
+
     seq = ma.fields.Integer(required=True, metadata={"example": 7})
     type = ma.fields.String(required=True, metadata={"example": "card_played"})
     at = ma.fields.DateTime(required=True, metadata={"example": "2026-11-29T18:00:00+00:00"})
@@ -396,7 +456,7 @@ class EventPageSchema(ma.Schema):
 
 
 class HealthSchema(ma.Schema):
-    status = ma.fields.String(required=True, validate=validate.OneOf(["ok", "degraded"]), metadata={"example": "ok"})
+    status = Choice("HealthStatus", ("ok", "degraded"), required=True, metadata={"example": "ok"})
     database = ma.fields.Boolean(required=True, metadata={"example": True})
 
 
@@ -404,9 +464,10 @@ class HealthSchema(ma.Schema):
 
 
 class HintReasonSchema(ma.Schema):
-    tip = ma.fields.String(
+    tip = Choice(
+        "HintTip",
+        (*TIPS, *RULES),
         required=True,
-        validate=validate.OneOf([*TIPS, *RULES]),
         metadata={"description": "A stable id: one of the beginner tips or of the rules.", "example": "duck_under"},
     )
     text = ma.fields.String(
@@ -416,13 +477,15 @@ class HintReasonSchema(ma.Schema):
 
 
 class HintSchema(ma.Schema):
-    action = ma.fields.String(required=True, validate=validate.OneOf(["pass", "play", "moon"]), metadata={"example": "play"})
+    action = Choice("HintAction", ("pass", "play", "moon"), required=True, metadata={"example": "play"})
     cards = ma.fields.List(
         CardField(),
         required=True,
         metadata={"description": "The cards to pass (three) or to play (one); empty for a moon choice.", "example": ["QD"]},
     )
-    choice = ma.fields.String(
+    choice = Choice(
+        "MoonChoice",
+        MOON_CHOICES,
         allow_none=True,
         required=True,
         metadata={"description": "The moon choice to make (null when passing or playing).", "example": None},

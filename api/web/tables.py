@@ -10,12 +10,13 @@ from typing import Any
 from flask import current_app
 from flask_smorest import Blueprint
 
+from ..engine import errors as rules
 from ..engine import rule_set
 from ..service.tables import Admission
 from . import schemas
 from .auth import access
 from .context import service
-from .docs import BEARER, errors
+from .docs import INVALID, TOO_LARGE, operation
 from .etags import if_match_precondition, matches_if_none_match, set_view_etag
 from .moves import move, moved
 
@@ -37,10 +38,14 @@ def admission_body(admission: Admission) -> dict[str, Any]:
 
 @blp.route("", methods=["POST"])
 @blp.arguments(schemas.CreateTableSchema, example={"name": "Ana", "target_score": 100, "revoke": "prevented", "tie": "share"})
-@blp.response(201, schemas.AdmissionSchema)
-@errors(blp, 413)
+@blp.response(201, schemas.CreateTableAnswerSchema)
+@operation(blp, "createTable", INVALID, TOO_LARGE, public=True)
 def create_table(body: dict[str, Any]) -> dict[str, Any]:
-    """Create a table: you take seat 0 and get the invite link to share."""
+    """Create a table: you take seat 0 and get the invite link to share.
+
+    No token is needed. The answer holds your bearer token (shown once: keep it) and the
+    invite link; the first three people who join by it take seats 1 to 3.
+    """
     given = {name: value for name, value in body.items() if name != "name"}
     return admission_body(service().create_table(body["name"], rule_set.resolve(given)))
 
@@ -49,10 +54,14 @@ def create_table(body: dict[str, Any]) -> dict[str, Any]:
 @blp.etag
 @blp.arguments(schemas.WaitQuerySchema, location="query")
 @blp.response(200, schemas.TableViewSchema)
-@blp.doc(security=BEARER)
-@errors(blp, 401, 404)
+@operation(blp, "getTable", INVALID)
 def get_table(query: dict[str, Any], table_id: str) -> dict[str, Any]:
-    """Your view of the table. `If-None-Match` gives 304 when nothing changed; `?wait=N` waits for a change."""
+    """Your view of the table. `If-None-Match` gives 304 when nothing changed; `?wait=N` waits for a change.
+
+    Everything public, your own hand and the moves you may make now; nothing of another
+    seat's hand. The ETag changes exactly when what you may see changes, and
+    `If-None-Match` is compared weakly (`W/"…"` and `*` match too).
+    """
     who = access(table_id)
     version = service().version(table_id)
     if query["wait"] and matches_if_none_match(who, version):
@@ -64,25 +73,71 @@ def get_table(query: dict[str, Any], table_id: str) -> dict[str, Any]:
     return service().view(who, state)
 
 
-@move(blp, "/<table_id>/bots", body=schemas.BotsSchema, example={"seats": [2, 3], "level": "basic"}, body_required=False)
+@move(
+    blp,
+    "/<table_id>/bots",
+    "seatBots",
+    rules.NotTheCreator,
+    rules.TableFull,
+    rules.SeatTaken,
+    body=schemas.BotsSchema,
+    example={"seats": [2, 3], "level": "basic"},
+    body_required=False,
+)
 def seat_bots(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
-    """The creator fills empty seats with bots before the match starts (`{}`: every empty seat)."""
+    """The creator fills empty seats with bots before the match starts (`{}`: every empty seat).
+
+    The match starts, and the first round is dealt, as soon as the last seat is filled.
+    """
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
     return moved(blp, who, service().seat_bots(who, tuple(body.get("seats") or ()), body["level"], precondition))
 
 
-@move(blp, "/<table_id>/passes", body=schemas.PassSchema, example={"cards": ["QS", "AS", "AH"]})
+@move(
+    blp,
+    "/<table_id>/passes",
+    "passCards",
+    rules.MatchNotRunning,
+    rules.NoPassThisRound,
+    rules.WrongPhase,
+    rules.CardNotInHand,
+    rules.PassAlreadySubmitted,
+    body=schemas.PassSchema,
+    example={"cards": ["QS", "AS", "AH"]},
+)
 def choose_pass(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
-    """Choose the three cards to pass; they move when all four seats have chosen."""
+    """Choose the three cards to pass; they move when all four seats have chosen.
+
+    A choice is final. Until the exchange, your view shows the 10 cards you keep and
+    `you.pass.given`; after it, `you.pass.received`.
+    """
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
     return moved(blp, who, service().choose_pass(who, tuple(body["cards"]), precondition))
 
 
-@move(blp, "/<table_id>/plays", body=schemas.PlaySchema, example={"card": "2C"})
+@move(
+    blp,
+    "/<table_id>/plays",
+    "playCard",
+    rules.MatchNotRunning,
+    rules.WrongPhase,
+    rules.NotYourTurn,
+    rules.CardNotInHand,
+    rules.MustLeadTwoOfClubs,
+    rules.MustFollowSuit,
+    rules.NoPointsOnFirstTrick,
+    rules.HeartsNotBroken,
+    body=schemas.PlaySchema,
+    example={"card": "2C"},
+)
 def play(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
-    """Play a card on your turn."""
+    """Play a card on your turn.
+
+    When a card breaks several rules, the code is the first that applies, in the order the
+    409 lists them. Bots answer at once: the view returned is the table after their moves.
+    """
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
     return moved(blp, who, service().play(who, body["card"], precondition))

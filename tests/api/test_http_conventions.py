@@ -141,3 +141,10 @@ def test_a_browser_script_may_read_the_retry_rate_limit_and_replay_headers() -> 
     exposed = {name.strip().lower() for name in response.headers["Access-Control-Expose-Headers"].split(",")}
     assert {"etag", "retry-after", "ratelimit", "ratelimit-policy", "www-authenticate", "idempotency-replayed"} <= exposed
     assert exposed == {name.lower() for name in EXPOSED_HEADERS}
+
+
+def test_static_files_stay_cacheable_by_anyone(web: Any) -> None:
+    response = web.get("/v1/docs/assets/swagger-ui.css")
+    assert response.status_code == 200 and "ETag" in response.headers
+    assert "private" not in response.headers.get("Cache-Control", "")
+    assert "Authorization" not in response.headers.get("Vary", "")

@@ -91,15 +91,24 @@ def test_python_m_api_cli_openapi_prints_the_committed_document() -> None:
     assert printed.stdout == COMMITTED.read_text(encoding="utf-8"), REGENERATE
 
 
-def test_the_interactive_docs_answer_html() -> None:
+def test_the_interactive_docs_answer_html_that_needs_no_other_site() -> None:
     from api import create_app
     from api.config import Settings
     from api.store import open_store
 
-    response = create_app(Settings(), store=open_store("memory://")).test_client().get("/v1/docs")
+    client = create_app(Settings(), store=open_store("memory://")).test_client()
+    response = client.get("/v1/docs")
     assert response.status_code == 200
     assert response.mimetype == "text/html"
-    assert b"/v1/openapi.json" in response.data
+    page = response.get_data(as_text=True)
+    assert "/v1/openapi.json" in page
+    assert "//" not in page.replace("http://www.w3.org", "")  # no CDN: every script and style is the service's own
+    assets = re.findall(r'(?:src|href)="(/v1/docs/assets/[^"]+)"', page)
+    assert {"swagger-ui-bundle.js", "swagger-ui.css"} <= {asset.rsplit("/", 1)[1] for asset in assets}
+    for asset in assets:
+        served = client.get(asset)
+        assert served.status_code == 200 and len(served.data) > 1000, asset
+    assert b"Apache License" in client.get("/v1/docs/assets/LICENSE").data  # Swagger UI's license travels with it
 
 
 # -- a valid OpenAPI 3 document ----------------------------------------------------
@@ -187,7 +196,8 @@ def test_every_error_response_is_problem_json(committed: dict[str, Any]) -> None
         for status, response in errors.items():
             content = resolve(committed, response).get("content", {})
             assert list(content) == [PROBLEM], (method, path, status)
-            assert content[PROBLEM]["schema"] == {"$ref": problem_ref}, (method, path, status)
+            schema = content[PROBLEM]["schema"]
+            assert schema == {"$ref": problem_ref} or {"$ref": problem_ref} in schema["allOf"], (method, path, status)
     problem = committed["components"]["schemas"]["Problem"]
     assert {"type", "title", "status", "detail", "code"} <= set(problem["required"])
 
@@ -252,3 +262,131 @@ def test_every_request_limit_is_stated(committed: dict[str, Any]) -> None:
     schemas = committed["components"]["schemas"]
     for name in ("CreateTable", "Join", "Bots", "Pass", "Play", "Accusation", "Preferences"):
         assert schemas[name].get("additionalProperties") is False, f"{name}: unknown fields are refused (422)"
+
+
+# -- what generated clients switch on ------------------------------------------------------
+
+
+def test_every_operation_has_a_unique_operation_id_and_a_description(committed: dict[str, Any]) -> None:
+    ids = [operation.get("operationId") for _, _, operation in operations(committed)]
+    assert all(isinstance(name, str) and re.fullmatch(r"[a-z][A-Za-z]+", name) for name in ids), ids
+    assert len(set(ids)) == len(ids)
+    for path, method, operation in operations(committed):
+        assert operation.get("description"), (method, path)
+
+
+def test_public_operations_say_they_need_no_token_and_the_others_need_a_bearer(committed: dict[str, Any]) -> None:
+    public = {(method, path) for path, method, operation in operations(committed) if operation["security"] == []}
+    assert public >= {("post", "/v1/tables"), ("post", "/v1/invites/{invite_code}/join"), ("get", "/v1/invites/{invite_code}"), ("get", "/v1/health")}
+    for path, method, operation in operations(committed):
+        if (method, path) not in public:
+            assert operation["security"] == [{"bearerAuth": []}], (method, path)
+
+
+def _problem_codes(document: dict[str, Any], operation: dict[str, Any]) -> dict[str, list[str]]:
+    codes = {}
+    for status, response in operation["responses"].items():
+        if status == "default" or not status.startswith(("4", "5")) or "application/json" in resolve(document, response).get("content", {}):
+            continue
+        schema = resolve(document, response)["content"][PROBLEM]["schema"]
+        (part,) = [item for item in schema["allOf"] if "properties" in item]
+        codes[status] = part["properties"]["code"]["enum"]
+    return codes
+
+
+def test_every_operation_lists_the_problem_codes_it_can_answer_per_status(committed: dict[str, Any]) -> None:
+    from api.web.errors import status_for
+
+    for path, method, operation in operations(committed):
+        codes = _problem_codes(committed, operation)
+        assert "rate_limited" in codes["429"], (method, path)
+        for status, listed in codes.items():
+            assert listed and len(set(listed)) == len(listed), (method, path, status)
+            for code in listed:
+                assert status_for(code) == int(status) or code in ("payload_too_large", "rate_limited"), (method, path, code)
+        if (method, path) != ("get", "/v1/health"):
+            assert "unavailable" in codes["503"], (method, path)
+    play = _problem_codes(committed, committed["paths"]["/v1/tables/{table_id}/plays"]["post"])
+    assert play["409"][:8] == [  # the contract's order of precedence
+        "match_not_running", "wrong_phase", "not_your_turn", "card_not_in_hand",
+        "must_lead_two_of_clubs", "must_follow_suit", "no_points_on_first_trick", "hearts_not_broken",
+    ]
+
+
+def _refusal_codes() -> set[str]:
+    from api.engine.errors import RuleViolation
+    from api.service.errors import ServiceError
+
+    def subclasses(cls: type) -> set[type]:
+        found = set(cls.__subclasses__())
+        return found.union(*(subclasses(sub) for sub in found))
+
+    return {cls.code for base in (RuleViolation, ServiceError) for cls in subclasses(base)}
+
+
+def test_every_refusal_the_engine_and_the_service_define_is_documented_somewhere(committed: dict[str, Any]) -> None:
+    documented = {code for _, _, operation in operations(committed) for listed in _problem_codes(committed, operation).values() for code in listed}
+    # `table_exists`: creating a table that exists cannot happen through HTTP (the service picks a fresh id).
+    assert _refusal_codes() - documented == {"table_exists"}
+
+
+def test_events_are_a_union_told_apart_by_type_with_typed_data(committed: dict[str, Any]) -> None:
+    from api.engine.events import EVENT_TYPES
+
+    schemas = committed["components"]["schemas"]
+    page = schemas["EventPage"]["properties"]["events"]
+    assert page["items"] == {"$ref": "#/components/schemas/Event"}
+    union = schemas["Event"]
+    assert union["discriminator"]["propertyName"] == "type"
+    mapping = union["discriminator"]["mapping"]
+    assert set(mapping) == set(EVENT_TYPES)
+    assert sorted(option["$ref"] for option in union["oneOf"]) == sorted(mapping.values())
+    for event_type, ref in mapping.items():
+        event = resolve(committed, {"$ref": ref})
+        assert event["properties"]["type"]["const"] == event_type
+        data = resolve(committed, event["properties"]["data"])
+        assert data["type"] == "object" and set(data["required"]) == set(data["properties"]), event_type
+    card_played = resolve(committed, resolve(committed, {"$ref": mapping["card_played"]})["properties"]["data"])
+    assert card_played["properties"]["card"]["type"] == "string"
+
+
+def test_every_closed_set_is_one_enum_component_referred_to_everywhere(committed: dict[str, Any]) -> None:
+    schemas = committed["components"]["schemas"]
+    for where, node in walk(committed["components"]["schemas"]):
+        if isinstance(node, dict) and node.get("type") == "string" and "enum" in node and where.count("/") > 2:
+            pytest.fail(f"{where}: an inline enum; closed sets are components")
+        if isinstance(node, dict) and isinstance(node.get("type"), list) and "enum" in node:
+            pytest.fail(f"{where}: a nullable enum is anyOf [its $ref, null]")
+    view = schemas["TableView"]["properties"]
+    assert view["status"]["$ref"].endswith("/Status")
+    assert {"$ref": "#/components/schemas/PassDirection"} in view["pass_direction"]["anyOf"]
+    assert {"$ref": "#/components/schemas/BotLevel"} in schemas["Seat"]["properties"]["bot_level"]["anyOf"]
+    assert schemas["You"]["properties"]["deck_design"]["$ref"].endswith("/DeckDesign")
+    for name, values in (("Status", "waiting passing playing finished"), ("SeatKind", "human bot empty"), ("Role", "player spectator")):
+        assert schemas[name]["enum"] == values.split(), name
+
+
+def test_answers_that_carry_a_view_refer_to_the_one_view_schema(committed: dict[str, Any]) -> None:
+    schemas = committed["components"]["schemas"]
+    for name in ("AccusationAnswer", "PreferencesAnswer"):
+        assert schemas[name]["allOf"][0] == {"$ref": "#/components/schemas/TableView"}, name
+        assert "status" not in schemas[name]["allOf"][1]["properties"], name
+    for path, method, operation in operations(committed):
+        for status, response in operation["responses"].items():
+            schema = resolve(committed, response).get("content", {}).get("application/json", {}).get("schema", {})
+            if schema.get("$ref", "").endswith(("/TableView", "/AccusationAnswer", "/PreferencesAnswer")):
+                continue
+            assert "you" not in resolve(committed, schema).get("properties", {}), (method, path, status)
+
+
+def test_creating_and_joining_have_their_own_answers(committed: dict[str, Any]) -> None:
+    schemas = committed["components"]["schemas"]
+    create = committed["paths"]["/v1/tables"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
+    join = committed["paths"]["/v1/invites/{invite_code}/join"]["post"]["responses"]["201"]["content"]["application/json"]["schema"]
+    assert create == {"$ref": "#/components/schemas/CreateTableAnswer"}
+    assert join == {"$ref": "#/components/schemas/Admission"}
+    answer = schemas["CreateTableAnswer"]["allOf"]
+    assert answer[0] == join
+    assert set(answer[1]["required"]) == {"invite_code", "invite_url"}
+    assert not answer[1]["properties"]["invite_url"]["example"].endswith("/join")
+    assert "invite_code" not in schemas["Admission"]["properties"]

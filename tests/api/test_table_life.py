@@ -215,11 +215,8 @@ def test_a_deck_design_changes_only_that_viewers_view(client: Any) -> None:
 def test_the_deck_designs_are_an_enum_of_the_document(client: Any) -> None:
     game = Game.humans(client)
     document = client.get("/v1/openapi.json").get_json()
-    designs = None
-    for schema in document["components"]["schemas"].values():
-        field = schema.get("properties", {}).get("deck_design")
-        if field is not None and "enum" in field:
-            designs = field["enum"]
+    designs = document["components"]["schemas"]["DeckDesign"]["enum"]
+    assert document["components"]["schemas"]["Preferences"]["properties"]["deck_design"]["$ref"] == "#/components/schemas/DeckDesign"
     assert designs and "classic" in designs and len(designs) == len(set(designs))
     for design in designs:
         response = client.patch(f"{game.url}/me", json={"deck_design": design}, headers=auth(game.tokens[1]))
