@@ -122,7 +122,9 @@ def _rule_reasons(view: BotView) -> tuple[Reason, ...]:
     led = trick.led_suit
     if led is None:
         if trick.number == 1:
-            return (Reason(errors.MustLeadTwoOfClubs.code, "rule", (("card", view.legal[0]),)),)
+            # Where the rule set fixes the opening card (2C, or 3C with five players), it is the only one legal.
+            restricted = len(view.legal) == 1 and len(hand) > 1
+            return (Reason(errors.MustLeadTwoOfClubs.code, "rule", (("card", view.legal[0]),)),) if restricted else ()
         if not view.hearts_broken and _holds(hand, HEARTS) and len(view.legal) < len(hand):
             return (Reason(errors.HeartsNotBroken.code, "rule"),)
         return ()

@@ -34,6 +34,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from ..config import Settings
@@ -265,25 +266,30 @@ class BotWorker:
         self.thinker = thinker or service.thinker
         self.idle_seconds = idle_seconds
         self.batch = batch
+        self.concurrency = self.thinker.pool.size if isinstance(self.thinker, Thinker) else 1
         self.stopping = threading.Event()
         self._rng = random.Random()
         self._resting: dict[str, float] = {}  # tables whose bot failed, until when to leave them be
+        self._lock = threading.Lock()
 
     def run_once(self) -> int:
-        """One move for each due table; how many moves were posted."""
-        moved = 0
+        """One move for each due table, as many tables at once as the pool has thinkers; how many moves were posted."""
         now = time.monotonic()
-        for table_id in self.service.tables_awaiting_bots(self.batch):
-            if self.stopping.is_set():
-                break
-            if self._resting.get(table_id, 0.0) > now:
-                continue
-            try:
-                moved += self.move(table_id)
-            except Exception:  # noqa: BLE001 - one table's trouble must not stop the others
-                log.exception("the bot of table %s could not move; trying again later", table_id)
-                self._resting[table_id] = now + 5.0
-        return moved
+        due = [table_id for table_id in self.service.tables_awaiting_bots(self.batch) if self._resting.get(table_id, 0.0) <= now]
+        if len(due) <= 1 or self.concurrency <= 1:
+            return sum(self._move_or_rest(table_id) for table_id in due)
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(due)), thread_name_prefix="copas-bot") as threads:
+            return sum(threads.map(self._move_or_rest, due))
+
+    def _move_or_rest(self, table_id: str) -> int:
+        if self.stopping.is_set():
+            return 0
+        try:
+            return self.move(table_id)
+        except Exception:  # noqa: BLE001 - one table's trouble must not stop the others
+            log.exception("the bot of table %s could not move; trying again later", table_id)
+            self._resting[table_id] = time.monotonic() + 5.0
+            return 0
 
     def move(self, table_id: str) -> int:
         """Think for the first due bot of the table, from the table as read, and post its move."""
@@ -293,7 +299,9 @@ class BotWorker:
             level = state.seats[seat].bot_level
             if view is None or level is None:
                 continue
-            command = self.thinker.bot_move(view, level, self._rng.getrandbits(64))
+            with self._lock:
+                seed = self._rng.getrandbits(64)
+            command = self.thinker.bot_move(view, level, seed)
             try:
                 self.service.execute(table_id, command, precondition=lambda version: version == state.version)
             except (StaleVersion, RuleViolation):

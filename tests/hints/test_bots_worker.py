@@ -158,3 +158,12 @@ def test_a_warmed_pool_has_its_children_waiting_before_the_first_call() -> None:
         assert len(pool._idle) == 2  # the child went back to wait for the next call
     finally:
         pool.close()
+
+
+def test_the_worker_moves_the_bots_of_several_tables_in_one_pass(table: TableDriver, app: Any) -> None:
+    tables = [strong_table(table) for _ in range(3)]
+    worker = BotWorker(service_of(app), QUICK)
+    assert worker.concurrency == QUICK.pool.size
+    assert worker.run_once() == 3  # one bot's pass at each table
+    for table_id, token in tables:
+        assert len(table.view(table_id, token)["awaiting"]) == 3
