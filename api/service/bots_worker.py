@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("copas.bots")
 
 CALL_TIMEOUT = 5.0  # seconds a child may take before it is replaced (the search stops itself at 0.2 s)
+NICENESS = 10  # added to the thinker processes' nice value
 _HEADER = struct.Struct("!I")
 
 
@@ -97,7 +98,12 @@ def _read_frame(fd: int, deadline: float | None = None) -> Any:
 
 
 def child_main() -> int:
-    """A thinker process: answer one call at a time from stdin until it closes."""
+    """A thinker process: answer one call at a time from stdin until it closes.
+
+    It runs at a lower priority: when the cores are busy, requests go first and
+    the search (bounded by its wall clock) simply simulates fewer deals.
+    """
+    os.nice(NICENESS)
     inbox, outbox = sys.stdin.fileno(), sys.stdout.fileno()
     while True:
         try:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import time
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from api.service.bots_worker import BotWorker, Thinker, ThinkerPool, shared_pool
+from api.service.bots_worker import NICENESS, BotWorker, Thinker, ThinkerPool, shared_pool
 from api.store.ports import NewEvent
 from tests.conftest import TableDriver
 
@@ -155,6 +156,8 @@ def test_a_warmed_pool_has_its_children_waiting_before_the_first_call() -> None:
         pool.warm().join(timeout=30)
         assert len(pool._idle) == 2
         assert pool.call("hint", *_hint_args()) is not None
+        for child in pool._idle:  # searches yield the cores to requests
+            assert os.getpriority(os.PRIO_PROCESS, child.process.pid) == os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
         assert len(pool._idle) == 2  # the child went back to wait for the next call
     finally:
         pool.close()
