@@ -543,7 +543,7 @@ class TablePage {
           : null,
         view.status === "passing" && seat.has_passed ? h("span", { class: "badge ok", text: t("passed") }) : null,
       );
-      plate.style.left = `${50 + 38 * Math.cos(angle)}%`;
+      plate.style.left = `${Math.min(84, Math.max(16, 50 + 38 * Math.cos(angle)))}%`; // a plate is at most 30% wide: it stays on the felt
       plate.style.top = `${50 + 38 * Math.sin(angle)}%`;
       felt.append(plate);
     }
@@ -728,7 +728,7 @@ class TablePage {
         ),
       );
     }
-    if (this.isPlayer && running && view.options.revoke === "allowed") {
+    if (this.isPlayer && view.status === "playing" && view.options.revoke === "allowed") {
       const others = view.seats.filter((seat) => seat.seat !== this.me);
       const select = h("select", { id: "accuse-seat", "aria-label": t("accuse_seat") }, others.map((seat) => h("option", { value: seat.seat, text: seatName(view, seat.seat) })));
       body.append(
@@ -737,7 +737,7 @@ class TablePage {
           { class: "inline", id: "accusation" },
           h("label", { for: "accuse-seat", text: t("accuse_seat") }),
           select,
-          h("button", { type: "button", id: "accuse", text: t("accuse"), disabled: this.busy || view.status !== "playing", on: { click: () => this.act("accusations", { seat: Number(select.value) }) } }),
+          h("button", { type: "button", id: "accuse", text: t("accuse"), disabled: this.busy, on: { click: () => this.act("accusations", { seat: Number(select.value) }) } }),
         ),
       );
     }

@@ -68,7 +68,7 @@ export class Follower {
           continue; // the next turn polls if the stream keeps failing; a poll tells whether the server is there
         }
         this.failures += 1;
-        const retryIn = Math.min(10, 2 ** Math.min(this.failures - 1, 3));
+        const retryIn = Math.min(5, 2 ** Math.min(this.failures - 1, 3)); // 1, 2, 4, 5, 5... seconds
         this.onStatus("offline", { retryIn, error });
         await sleep(retryIn * 1000);
         if (this.useStream && this.streamFailures >= STREAM_TRIES_BEFORE_POLLING) this.streamFailures = 0; // try the stream again
@@ -85,8 +85,9 @@ export class Follower {
 
   async poll(signal) {
     const headers = {};
-    const waiting = this.etag !== null;
-    if (waiting) headers["If-None-Match"] = this.etag;
+    // After a failure, ask at once (no wait): the answer tells the page the server is back.
+    const waiting = this.etag !== null && this.failures === 0;
+    if (this.etag !== null) headers["If-None-Match"] = this.etag;
     const path = `/tables/${this.tableId}` + (waiting ? `?wait=${POLL_WAIT_SECONDS}` : "");
     const answer = await request("GET", path, { token: this.token, headers, signal });
     this.onStatus("polling");
