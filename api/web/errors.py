@@ -85,7 +85,9 @@ def refusal_problem(error: ServiceError | RuleViolation) -> Response:
     """The problem answering a refusal of the rules or the service."""
     field = getattr(error, "field", None)
     errors = {"json": {field: [error.detail]}} if field else None  # a 422 lists the fields it refuses
-    return problem(status_for(error.code), error.code, error.detail, errors=errors, headers=challenge(error))
+    status = status_for(error.code)
+    headers = {**challenge(error), **({"Retry-After": str(RETRY_AFTER_SECONDS)} if status == 503 else {})}
+    return problem(status, error.code, error.detail, errors=errors, headers=headers)
 
 
 def unavailable_problem(error: Unavailable) -> Response:

@@ -117,3 +117,4 @@ def test_a_search_that_cannot_answer_is_a_503_problem_not_a_500(memory_app: Any)
     table_id, tokens = driver.full_table()
     response = hint(driver, table_id, tokens[0])
     assert response.status_code == 503 and response.json["code"] == "thinker_unavailable"
+    assert response.headers["Retry-After"] == "1"
