@@ -152,6 +152,7 @@ def main() -> int:
     parser.add_argument("--hint-moves", type=int, default=40, help="poll-and-move cycles per hint client")
     parser.add_argument("--tables", type=int, default=2, help="tables of each kind in part 2")
     parser.add_argument("--moves", type=int, default=30, help="seat 0's plays measured per table in part 2")
+    parser.add_argument("--moves-only", action="store_true", help="part 2 alone (e.g. against an older server on PYTHONPATH)")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1), help="gunicorn workers (copas serve's default)")
     args = parser.parse_args()
 
@@ -176,7 +177,8 @@ def main() -> int:
             except OSError:
                 time.sleep(0.2)
         hints: dict[str, list[float]] = {"hint": [], "view": []}
-        run_threads(args.clients, follow_hints, client, args.hint_moves, hints, lock)
+        if not args.moves_only:
+            run_threads(args.clients, follow_hints, client, args.hint_moves, hints, lock)
         plays: dict[str, list[float]] = {"humans": [], "basic": [], "strong": []}
         for kind, humans, level in (("humans", 4, None), ("basic", 1, "basic"), ("strong", 1, "strong")):
             run_threads(args.tables, human_moves, client, humans, level, args.moves, plays[kind], lock)
@@ -185,10 +187,12 @@ def main() -> int:
         server.wait(timeout=30)
 
     print(f"database: {url.split('://')[0]}, copas serve with {args.workers} workers and copas worker")
-    print(f"1. hints, {args.clients} clients at once")
+    if not args.moves_only:
+        print(f"1. hints, {args.clients} clients at once")
     for key, label in (("hint", "GET .../hint"), ("view", "GET /v1/tables/{id} (baseline)")):
         values = hints[key]
-        print(f"  {label:34s} n={len(values):5d}  p50 {percentile(values, 0.5):6.1f} ms  p95 {percentile(values, 0.95):6.1f} ms")
+        if values:
+            print(f"  {label:34s} n={len(values):5d}  p50 {percentile(values, 0.5):6.1f} ms  p95 {percentile(values, 0.95):6.1f} ms")
     print(f"2. seat 0's play POST, {args.tables} tables of each kind at once")
     base = statistics.median(plays["humans"])
     for key, label in (("humans", "four humans (baseline)"), ("basic", "three basic bots (inline)"), ("strong", "three strong bots (worker)")):
