@@ -31,7 +31,7 @@ from .engine.audit import STALL_SECONDS, Finding, StreamAuditor
 from .store import codec, database_url
 from .store import models as m
 from .store.ports import StoredEvent, TableRow
-from .store.sql import make_engine, read_snapshot
+from .store.sql import BATCH_TIMEOUTS, make_engine, read_snapshot
 
 BATCH = 2000  # rows fetched at a time
 
@@ -185,7 +185,7 @@ def audit_database(
     stall_seconds: float = STALL_SECONDS,
 ) -> Summary:
     """Audit one table (or every table) of the database at `url`."""
-    engine = make_engine(url)
+    engine = make_engine(url, timeouts=BATCH_TIMEOUTS)  # one long snapshot read
     summary = Summary()
     start = time.perf_counter()
     bar = ProgressBar(progress) if progress is not None else None

@@ -14,7 +14,7 @@ from alembic import context
 from sqlalchemy.pool import NullPool
 
 from api.store.models import metadata
-from api.store.sql import make_engine, normalize_url
+from api.store.sql import BATCH_TIMEOUTS, make_engine, normalize_url
 
 config = context.config
 
@@ -43,7 +43,7 @@ def run_migrations_offline() -> None:
 
 
 def run_migrations_online() -> None:
-    engine = make_engine(database_url(), poolclass=NullPool)
+    engine = make_engine(database_url(), poolclass=NullPool, timeouts=BATCH_TIMEOUTS)
     try:
         with engine.connect() as connection:
             context.configure(

@@ -304,5 +304,8 @@ class MemoryStore:
     def ping(self) -> bool:
         return True
 
+    def listener_state(self) -> str:
+        return "not_used"  # waiters are woken in process, on commit
+
     def dispose(self) -> None:
         pass

@@ -196,6 +196,11 @@ class Store(Protocol):
         `ReadOnlyUnit`."""
     def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
         """Block until the table's version differs from `version` (True) or timeout (False)."""
-    def ping(self) -> bool: ...
+    def ping(self) -> bool:
+        """Does the database answer? Within 2 s, whatever the database does."""
+    def listener_state(self) -> str:
+        """How waiters hear of other nodes' changes: `connected` (LISTEN/NOTIFY),
+        `reconnecting` (polling meanwhile), `not_started` (no wait yet), `not_used`
+        (this database polls, or wakes waiters in process)."""
     def dispose(self) -> None: ...
 

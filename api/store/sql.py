@@ -18,10 +18,15 @@ import logging
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import psycopg
 
 from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, tuple_, update
 from sqlalchemy import exc as sa_exc
@@ -51,6 +56,7 @@ log = logging.getLogger(__name__)
 NOTIFY_CHANNEL = "copas_tables"
 SQLITE_POLL_SECONDS = 0.2
 PG_FALLBACK_POLL_SECONDS = 0.5
+PING_SECONDS = 1.5  # the health check's wait for the database: it answers within 2 s
 _READONLY = "copas_readonly"  # a Connection execution option, read by the SQLite "begin" hook
 
 
@@ -133,16 +139,41 @@ def normalize_url(url: str | URL) -> URL:
     return u
 
 
-def make_engine(url: str | URL, **kwargs: Any) -> Engine:
-    """An Engine set up for this store (also used by the migrations' env.py)."""
+@dataclass(frozen=True)
+class Timeouts:
+    """How long the store waits on the database, in seconds (0: no limit).
+
+    Chosen so that a request never hangs on a database that is away: each bound
+    is a few times what a healthy move needs (milliseconds), and the longest
+    (`answer`) stays under a client's usual 10 s timeout, so a client hears
+    503 (and retries) instead of timing out. `answer` is the client side's own
+    deadline: a frozen server (SIGSTOP, a stalled VM) enforces nothing itself.
+    """
+
+    connect: float = 3.0  # open a connection: TCP and the startup exchange (libpq connect_timeout)
+    statement: float = 5.0  # PostgreSQL statement_timeout: the longest statement
+    lock: float = 3.0  # PostgreSQL lock_timeout: the longest wait for a table's row lock
+    idle_in_transaction: float = 15.0  # PostgreSQL ends a transaction left idle this long (a stuck worker's locks)
+    answer: float = 6.0  # the client's wait for any answer from PostgreSQL
+    pool: float = 3.0  # wait for a free pooled connection
+    sqlite_busy: float = 10.0  # SQLite busy_timeout: the wait for its database-wide write lock
+
+
+SERVICE_TIMEOUTS = Timeouts()
+BATCH_TIMEOUTS = Timeouts(statement=0, lock=30.0, idle_in_transaction=0, answer=0, pool=30.0, sqlite_busy=60.0)
+"""For migrations and the audit: long statements and transactions are their job."""
+
+
+def make_engine(url: str | URL, *, timeouts: Timeouts = SERVICE_TIMEOUTS, **kwargs: Any) -> Engine:
+    """An Engine set up for this store (also used by the migrations' env.py and the audit)."""
     u = normalize_url(url)
     backend = u.get_backend_name()
     if backend == "sqlite":
         if u.database and u.database != ":memory:" and not u.database.startswith("file:"):
             Path(u.database).parent.mkdir(parents=True, exist_ok=True)
-        connect_args = {"timeout": 30, "check_same_thread": False, **kwargs.pop("connect_args", {})}
+        connect_args = {"timeout": timeouts.sqlite_busy, "check_same_thread": False, **kwargs.pop("connect_args", {})}
         engine = create_engine(u, connect_args=connect_args, **kwargs)
-        _install_sqlite_hooks(engine)
+        _install_sqlite_hooks(engine, timeouts)
         return engine
     if backend == "postgresql":
         if kwargs.get("poolclass") is not NullPool:
@@ -150,11 +181,66 @@ def make_engine(url: str | URL, **kwargs: Any) -> Engine:
             kwargs.setdefault("max_overflow", 20)
             kwargs.setdefault("pool_pre_ping", True)
             kwargs.setdefault("pool_recycle", 1800)
-        return create_engine(u, **kwargs)
+            kwargs.setdefault("pool_timeout", timeouts.pool or None)
+        connect_args = {**postgresql_connect_args(timeouts), **kwargs.pop("connect_args", {})}
+        engine = create_engine(u, connect_args=connect_args, **kwargs)
+        if timeouts.answer:
+            _answer_within(engine, timeouts.answer)
+        return engine
     return create_engine(u, **kwargs)
 
 
-def _install_sqlite_hooks(engine: Engine) -> None:
+def postgresql_connect_args(timeouts: Timeouts) -> dict[str, Any]:
+    """libpq parameters: the connect timeout, the server-side timeouts, and TCP keepalives
+    (a server host that vanished is noticed in about 20 s even on an idle connection)."""
+    settings = {
+        "statement_timeout": timeouts.statement,
+        "lock_timeout": timeouts.lock,
+        "idle_in_transaction_session_timeout": timeouts.idle_in_transaction,
+    }
+    options = " ".join(f"-c {name}={int(seconds * 1000)}" for name, seconds in settings.items())
+    return {
+        "connect_timeout": max(1, round(timeouts.connect)),
+        "options": options,
+        "keepalives": 1,
+        "keepalives_idle": 10,
+        "keepalives_interval": 3,
+        "keepalives_count": 3,
+    }
+
+
+def _answer_within(engine: Engine, seconds: float) -> None:
+    """Connect with `DeadlineConnection`, so no query waits longer than `seconds` for an answer."""
+
+    @event.listens_for(engine, "do_connect")
+    def _connect(dialect: Any, record: Any, cargs: Any, cparams: dict[str, Any]) -> Any:
+        connection = DeadlineConnection.connect(*cargs, **cparams)
+        connection.answer_deadline = seconds
+        return connection
+
+
+class DeadlineConnection(psycopg.Connection[Any]):
+    """A psycopg connection that gives up on a server that does not answer in time.
+
+    psycopg waits for a query's answer in `wait()`; with no timeout it would wait
+    as long as the server is frozen. Past the deadline the connection is closed
+    (its state is unknown) and the query fails as a lost connection would, so the
+    store answers `Unavailable`, and SQLAlchemy's pool drops the connection.
+    """
+
+    answer_deadline: float = 0.0
+
+    def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+        if timeout is not None or not self.answer_deadline:
+            return super().wait(gen, interval, timeout)
+        try:
+            return super().wait(gen, interval, self.answer_deadline)
+        except psycopg.errors._WaitTimeout:  # noqa: SLF001 - psycopg's own signal for an expired wait
+            self.pgconn.finish()
+            raise psycopg.OperationalError(f"no answer from the database within {self.answer_deadline:g} s") from None
+
+
+def _install_sqlite_hooks(engine: Engine, timeouts: Timeouts) -> None:
     """pysqlite's own transaction handling is off; we emit BEGIN ourselves.
 
     (The recipe from SQLAlchemy's SQLite docs, "Serializable isolation /
@@ -169,7 +255,7 @@ def _install_sqlite_hooks(engine: Engine) -> None:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={int(timeouts.sqlite_busy * 1000)}")
         finally:
             cursor.close()
 
@@ -530,6 +616,9 @@ class SqlStore:
         self._listener: _PgListener | None = None
         self._listener_guard = threading.Lock()
         self._disposed = False
+        self._probe_guard = threading.Lock()
+        self._prober: ThreadPoolExecutor | None = None
+        self._probe: Future[bool] | None = None
 
     @contextmanager
     def unit_of_work(self, *, readonly: bool = False) -> Iterator[SqlUnitOfWork]:
@@ -596,15 +685,45 @@ class SqlStore:
                 self._listener.start()
             return self._listener
 
-    def ping(self) -> bool:
+    def ping(self, timeout: float = PING_SECONDS) -> bool:
+        """True when the database answers `SELECT 1` within `timeout` seconds.
+
+        Never blocks longer, whatever the database does: the probe runs on a
+        thread of its own, and while one probe is stuck (a frozen server) the
+        next calls wait on that same probe instead of starting more.
+        """
+        with self._probe_guard:
+            if self._disposed:
+                return False
+            if self._prober is None:
+                self._prober = ThreadPoolExecutor(max_workers=1, thread_name_prefix="copas-db-probe")
+            if self._probe is None or self._probe.done():
+                self._probe = self._prober.submit(self._ping_once)
+            probe = self._probe
+        try:
+            return probe.result(timeout)
+        except FutureTimeout:
+            log.warning("database ping: no answer within %g s", timeout)
+            return False
+
+    def _ping_once(self) -> bool:
         try:
             with self.engine.connect() as conn:
                 conn.execution_options(**{_READONLY: True})
                 conn.execute(select(1)).scalar_one()
             return True
-        except Exception:  # noqa: BLE001 - a health check reports, it never raises
-            log.warning("database ping failed", exc_info=True)
+        except Exception as error:  # noqa: BLE001 - a health check reports, it never raises
+            translated = unavailable(error)
+            log.warning("database ping failed: %s", translated.reason if translated else repr(error))
             return False
+
+    def listener_state(self) -> str:
+        if not self._postgres:
+            return "not_used"  # SQLite: waits poll the table row
+        listener = self._listener
+        if listener is None:
+            return "not_started"  # started by the first long poll
+        return "connected" if listener.healthy else "reconnecting"
 
     def dispose(self) -> None:
         with self._listener_guard:
@@ -612,6 +731,10 @@ class SqlStore:
             listener, self._listener = self._listener, None
         if listener is not None:
             listener.stop()
+        with self._probe_guard:
+            prober, self._prober = self._prober, None
+        if prober is not None:
+            prober.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()
 
 
@@ -672,12 +795,11 @@ class _PgListener:
             ev.set()
 
     def _run(self) -> None:
-        import psycopg
-
         backoff = 0.5
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self._conninfo, autocommit=True, connect_timeout=10) as conn:
+                with DeadlineConnection.connect(self._conninfo, autocommit=True, **postgresql_connect_args(SERVICE_TIMEOUTS)) as conn:
+                    conn.answer_deadline = SERVICE_TIMEOUTS.answer
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self._healthy = True
                     backoff = 0.5

@@ -457,7 +457,21 @@ class EventPageSchema(ma.Schema):
 
 class HealthSchema(ma.Schema):
     status = Choice("HealthStatus", ("ok", "degraded"), required=True, metadata={"example": "ok"})
-    database = ma.fields.Boolean(required=True, metadata={"example": True})
+    database = ma.fields.Boolean(required=True, metadata={"example": True, "description": "The database answered within 1.5 s."})
+    listener = Choice(
+        "ListenerState",
+        ("connected", "reconnecting", "not_started", "not_used"),
+        required=True,
+        metadata={
+            "example": "connected",
+            "description": "How long polls hear of other nodes' moves: `connected` (PostgreSQL LISTEN/NOTIFY), "
+            "`reconnecting` (polling until it is back), `not_started` (no long poll yet), `not_used` (SQLite polls).",
+        },
+    )
+
+
+class LivenessSchema(ma.Schema):
+    status = Choice("LivenessStatus", ("ok",), required=True, metadata={"example": "ok"})
 
 
 # -- hints ----------------------------------------------------------------------
