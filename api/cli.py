@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -104,8 +105,13 @@ def _serve(args: argparse.Namespace) -> int:
     if not args.no_dispatcher:
         dispatcher = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env={**os.environ, "DATABASE_URL": url})
 
+    from .service import metrics
+
+    metrics_directory = metrics.share_between_workers()
+
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
+            self.cfg.set("child_exit", lambda _arbiter, worker: metrics.worker_exited(worker.pid))
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)
             # Threads let a long poll (?wait=) wait without holding up other requests.
@@ -125,6 +131,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         Server().run()
     finally:
+        shutil.rmtree(metrics_directory, ignore_errors=True)
         if dispatcher is not None:
             dispatcher.send_signal(signal.SIGTERM)
             try:

@@ -93,10 +93,18 @@ class Recording:
         """Instead of committing now: commit with the answer, then run `after_commit`."""
         self._after_commit = after_commit
 
-    def discard(self) -> None:
-        """Roll back the open unit of work, if any (its lock is released)."""
+    def discard(self, error: BaseException | None = None) -> None:
+        """Roll back the open unit of work, if any (its lock is released).
+
+        With the `error` that ends it: the store sees it as any `with` block's
+        exception would, and raises its own name for it (a lost connection is
+        `Unavailable`) if it has one.
+        """
         self._uow, self._after_commit = None, None
-        self._units.close()
+        if error is None:
+            self._units.close()
+        else:
+            self._units.__exit__(type(error), error, error.__traceback__)
 
     # -- the web's side: the answer
 
@@ -109,15 +117,19 @@ class Recording:
             if uow is not None and after_commit is not None:
                 kept = uow.record_idempotent(self.request.scope, self.request.key, response, now)
                 uow.commit()  # the events and their answer, at once
-                after_commit()
             else:
                 self.discard()
+                after_commit = None
                 with self.ledger.store.unit_of_work() as fresh:
                     fresh.lock_table(self.request.table_id)
                     kept = fresh.record_idempotent(self.request.scope, self.request.key, response, now)
                     fresh.commit()
-        finally:
-            self.discard()
+        except BaseException as error:
+            self.discard(error)
+            raise
+        self.discard()
+        if after_commit is not None:
+            after_commit()
         return kept if kept.request_hash == response.request_hash else response
 
 

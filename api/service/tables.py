@@ -42,7 +42,7 @@ from ..engine.views import invitation_view
 from ..engine.state import Options
 from ..store import codec
 from ..store.ports import Credential, Store, Unavailable, UnitOfWork, Webhook
-from . import credentials, idempotency, notify, webhooks
+from . import credentials, idempotency, metrics, notify, webhooks
 from .bots_worker import Thinker
 from .clock import Clock, SystemClock
 from .errors import Forbidden, HintsDisabled, NotFound, StaleVersion, Unauthenticated, UnknownToken
@@ -224,7 +224,8 @@ class TableService:
         return row.version
 
     def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
-        return self.store.wait_for_change(table_id, version, timeout)
+        with metrics.waiting("long_poll"):
+            return self.store.wait_for_change(table_id, version, timeout)
 
     def state(self, table_id: str, version: int | None = None) -> TableState:
         """The table's state; at `version` straight from the cache when it holds that one."""
@@ -398,8 +399,8 @@ class TableService:
             return
         try:
             yield keyed.unit_of_work(self.store)
-        except BaseException:
-            keyed.discard()  # nothing to answer from: roll back and release the lock now
+        except BaseException as error:
+            keyed.discard(error)  # nothing to answer from: roll back and release the lock now
             raise
 
     # -- inside a unit of work ------------------------------------------------------

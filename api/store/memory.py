@@ -225,6 +225,10 @@ class MemoryUnitOfWork:
         _aware(message.next_attempt_at)
         self._set(self._s.outbox, message.id, message)
 
+    def outbox_backlog(self) -> tuple[int, datetime | None]:
+        pending = [m.next_attempt_at for m in self._s.outbox.values() if m.status == "pending"]
+        return len(pending), min(pending, default=None)
+
     def claim_due(self, now: datetime, limit: int) -> list[OutboxMessage]:
         now = _aware(now)
         due = [m for m in self._s.outbox.values() if m.status == "pending" and m.next_attempt_at <= now]

@@ -39,9 +39,10 @@ class Unavailable(Exception):
     the unit of work again at once is safe and likely to succeed.
     """
 
-    def __init__(self, reason: str, *, outcome_unknown: bool = False, retry_safe: bool = False) -> None:
+    def __init__(self, reason: str, *, kind: str = "connection", outcome_unknown: bool = False, retry_safe: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.kind = kind  # one of a few words (connection, timeout, conflict, shutdown, resources, busy): a metric's label
         self.outcome_unknown = outcome_unknown
         self.retry_safe = retry_safe
 
@@ -178,6 +179,8 @@ class UnitOfWork(Protocol):
     def set_webhook(self, webhook: Webhook | None, *, table_id: str, seat: int) -> None: ...
     def webhook(self, table_id: str, seat: int) -> Webhook | None: ...
     def enqueue(self, message: OutboxMessage) -> None: ...
+    def outbox_backlog(self) -> tuple[int, datetime | None]:
+        """How many messages are pending, and the earliest `next_attempt_at` among them."""
     def claim_due(self, now: datetime, limit: int) -> list[OutboxMessage]:
         """Pending messages due by `now`, locked (SKIP LOCKED on PostgreSQL)."""
     def update_message(self, message: OutboxMessage, *, expected_attempts: int | None = None) -> bool:

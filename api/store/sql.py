@@ -72,15 +72,15 @@ def read_snapshot(conn: Connection) -> None:
 
 # PostgreSQL SQLSTATEs of failures that pass (https://www.postgresql.org/docs/15/errcodes-appendix.html).
 RETRY_SAFE_SQLSTATES = {"40001": "serialization failure", "40P01": "deadlock detected"}
-TRANSIENT_SQLSTATES = {
-    "57014": "statement timeout",
-    "55P03": "lock timeout",
-    "25P03": "idle-in-transaction timeout",
-    "57P01": "the database is shutting down",
-    "57P02": "the database crashed",
-    "57P03": "the database is starting up",
+TRANSIENT_SQLSTATES = {  # reason, kind
+    "57014": ("statement timeout", "timeout"),
+    "55P03": ("lock timeout", "timeout"),
+    "25P03": ("idle-in-transaction timeout", "timeout"),
+    "57P01": ("the database is shutting down", "shutdown"),
+    "57P02": ("the database crashed", "shutdown"),
+    "57P03": ("the database is starting up", "shutdown"),
 }
-TRANSIENT_SQLSTATE_CLASSES = {"08": "connection failure", "53": "the database is out of resources"}
+TRANSIENT_SQLSTATE_CLASSES = {"08": ("connection failure", "connection"), "53": ("the database is out of resources", "resources")}
 CONNECTION_LOST = ("08", "57P")  # an error of these classes may have cut a COMMIT off
 SQLITE_BUSY = ("database is locked", "database is busy")
 
@@ -95,24 +95,25 @@ def unavailable(error: BaseException, *, committing: bool = False) -> Unavailabl
     if isinstance(error, Unavailable):
         return error
     if isinstance(error, sa_exc.TimeoutError):
-        return Unavailable("no database connection was free in time")
+        return Unavailable("no database connection was free in time", kind="resources")
     if not isinstance(error, sa_exc.DBAPIError):
         return None
     sqlstate = getattr(error.orig, "sqlstate", None) or ""
     if sqlstate in RETRY_SAFE_SQLSTATES:
-        return Unavailable(RETRY_SAFE_SQLSTATES[sqlstate], retry_safe=True)
-    reason = TRANSIENT_SQLSTATES.get(sqlstate) or TRANSIENT_SQLSTATE_CLASSES.get(sqlstate[:2])
-    if reason is None and isinstance(error, sa_exc.OperationalError):
+        return Unavailable(RETRY_SAFE_SQLSTATES[sqlstate], kind="conflict", retry_safe=True)
+    known = TRANSIENT_SQLSTATES.get(sqlstate) or TRANSIENT_SQLSTATE_CLASSES.get(sqlstate[:2])
+    if known is None and isinstance(error, sa_exc.OperationalError):
         first_line = (str(error.orig).strip().splitlines() or ["connection lost"])[0]
         if error.orig.__class__.__module__.startswith("sqlite3"):
             if not first_line.startswith(SQLITE_BUSY):
                 return None  # e.g. "no such table": not something a retry mends
-            return Unavailable(f"SQLite: {first_line}")
+            return Unavailable(f"SQLite: {first_line}", kind="busy")
         if not sqlstate:  # psycopg: refused, closed, timed out before any answer
             return Unavailable(first_line, outcome_unknown=committing)
-    if reason is None:
+    if known is None:
         return None
-    return Unavailable(reason, outcome_unknown=committing and sqlstate.startswith(CONNECTION_LOST))
+    reason, kind = known
+    return Unavailable(reason, kind=kind, outcome_unknown=committing and sqlstate.startswith(CONNECTION_LOST))
 
 
 @contextmanager
@@ -562,6 +563,14 @@ class SqlUnitOfWork:
                 created_at=datetime.now(UTC),
             )
         )
+
+    def outbox_backlog(self) -> tuple[int, datetime | None]:
+        o = m.outbox
+        stmt = select(func.count(), func.min(o.c.next_attempt_at)).where(o.c.status == "pending")
+        count, earliest = self._conn.execute(stmt).one()
+        if earliest is not None and earliest.tzinfo is None:
+            earliest = earliest.replace(tzinfo=UTC)  # SQLite: an aggregate skips the column's type
+        return int(count), earliest
 
     def claim_due(self, now: datetime, limit: int) -> list[OutboxMessage]:
         o = m.outbox

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import audit, bodies, docs, errors, etags, events, frontend, health, hints, invites, table_life, tables
+from . import audit, bodies, docs, errors, etags, events, frontend, health, hints, invites, metrics, table_life, tables
 
 
 def register_api(app: Flask) -> errors.ProblemApi:
@@ -15,6 +15,7 @@ def register_api(app: Flask) -> errors.ProblemApi:
         api.register_blueprint(module.blp)
     errors.register(app)
     bodies.install(app)
+    metrics.install(app)
     etags.install(app)
     app.register_blueprint(frontend.blp)  # the reference web client at / (not part of the API document)
     return api

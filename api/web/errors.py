@@ -19,6 +19,7 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import RuleViolation
+from ..service import metrics
 from ..service.errors import ServiceError, Unauthenticated, UnknownToken
 from ..store.ports import Unavailable
 
@@ -92,6 +93,7 @@ def refusal_problem(error: ServiceError | RuleViolation) -> Response:
 
 def unavailable_problem(error: Unavailable) -> Response:
     """503 while the database is away: retry soon; say whether the request may have been applied."""
+    metrics.database_unavailable(error.kind)
     log.warning("503 %s %s: database unavailable: %s%s", request.method, request.path, error.reason, " (outcome unknown)" if error.outcome_unknown else "")
     template = UNAVAILABLE_UNKNOWN if error.outcome_unknown else UNAVAILABLE_UNCHANGED
     return problem(503, "unavailable", template.format(reason=error.reason), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
