@@ -386,13 +386,19 @@ class SqlUnitOfWork:
     ) -> list[StoredEvent]:
         self._writing()
         new_version = expected_version + len(events)
-        # Compare-and-set: a writer that read an older version changes nothing.
-        result = self._conn.execute(
+        # Compare-and-set: a writer that read an older version changes nothing. On
+        # PostgreSQL the same statement queues the notification (delivered to the
+        # listeners only when, and if, the transaction commits): one round trip less.
+        changed = (
             update(m.tables)
             .where(m.tables.c.table_id == table_id, m.tables.c.version == expected_version)
             .values(version=new_version, status=status, updated_at=now, bots_due=bots_due)
         )
-        if result.rowcount != 1:
+        if self._postgres and events:
+            changed = changed.returning(func.pg_notify(NOTIFY_CHANNEL, f"{table_id}:{new_version}"))
+        else:
+            changed = changed.returning(m.tables.c.version)
+        if self._conn.execute(changed).first() is None:
             current = self.table_row(table_id)
             raise StaleVersion(
                 f"table {table_id}: expected version {expected_version}, "
@@ -425,11 +431,6 @@ class SqlUnitOfWork:
                     for s in stored
                 ],
             )
-            if self._postgres:
-                # Delivered to listeners only when (and if) the transaction commits.
-                self._conn.execute(
-                    select(func.pg_notify(NOTIFY_CHANNEL, f"{table_id}:{new_version}"))
-                )
         return stored
 
     def tables_awaiting_bots(self, limit: int) -> list[str]:
