@@ -38,5 +38,8 @@ def health() -> Any:
 @blp.response(200, schemas.LivenessSchema)
 @operation(blp, "getLiveness", public=True, unavailable=False)
 def live() -> Any:
-    """Liveness: the process answers (the database is not asked)."""
+    """Liveness: the process answers (the database is not asked).
+
+    For process supervisors: restart the node only when this fails; a database that is away shows in `/v1/health`.
+    """
     return {"status": "ok"}
