@@ -27,8 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import errors
-from .bots import sim, strong
+from .bots import bot_decision, sim, strong
 from .bots.view import BotView
+from .commands import ChoosePass, PlayCard
 from .cards import HEARTS, POINT_CARDS, QUEEN_OF_SPADES, SPADES, Card, rank_value, sorted_cards
 
 LANGUAGES = ("en", "pt-BR")  # the first is the default
@@ -65,9 +66,10 @@ class Reason:
 class Hint:
     """The suggested move of a seat that must act, and its reasons."""
 
-    action: str  # pass | play
-    cards: tuple[Card, ...]
+    action: str  # pass | play | moon
+    cards: tuple[Card, ...]  # the three to pass or the one to play; () for a moon choice
     reasons: tuple[Reason, ...]
+    choice: str | None = None  # how to be paid for a moon, when that is the action
 
 
 def suggest(view: BotView, rng: random.Random, seconds: float | None = HINT_SECONDS, budget: int = strong.DEFAULT_BUDGET) -> Hint:
@@ -76,12 +78,14 @@ def suggest(view: BotView, rng: random.Random, seconds: float | None = HINT_SECO
     The search stops at `budget` simulated card plays or after `seconds` of
     wall clock, whichever comes first (None: the budget alone, reproducibly).
     """
-    policy = strong.StrongPolicy(budget=budget, seconds=seconds)
-    if view.phase == "pass":
-        cards = sorted_cards(policy.choose_pass(view, rng))
+    command = bot_decision(view, "strong", rng, seconds=seconds, budget=budget)
+    if isinstance(command, ChoosePass):
+        cards = sorted_cards(command.cards)
         return Hint("pass", cards, pass_reasons(view, cards))
-    card = policy.choose_play(view, rng)
-    return Hint("play", (card,), play_reasons(view, card))
+    if isinstance(command, PlayCard):
+        return Hint("play", (command.card,), play_reasons(view, command.card))
+    # A moon to be paid (a rule set where the shooter chooses): the bots' choice, no tip of 000 about it.
+    return Hint("moon", (), (), choice=command.choice)
 
 
 # -- passing ---------------------------------------------------------------------

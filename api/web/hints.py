@@ -32,5 +32,5 @@ def get_hint(table_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     hint = service().hint(access(table_id))
     language = request.accept_languages.best_match(LANGUAGES, default=LANGUAGES[0])
     reasons = [{"tip": reason.tip, "text": reason.text(language)} for reason in hint.reasons]
-    body = {"action": hint.action, "cards": list(hint.cards), "choice": None, "reasons": reasons}
+    body = {"action": hint.action, "cards": list(hint.cards), "choice": hint.choice, "reasons": reasons}
     return body, 200, {"Content-Language": language, "Vary": "Accept-Language, Authorization"}
