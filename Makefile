@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: serve test install install-dev openapi bench clean
+.PHONY: serve test install install-dev clients openapi bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,9 +29,21 @@ serve: $(VENV)/.installed
 
 # The whole suite: import contracts, then pytest (SQLite always,
 # PostgreSQL too when DATABASE_URL names one).
-test: $(VENV)/.dev-installed
+test: $(VENV)/.dev-installed clients
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+
+# The npm tools that tests/clients runs on the document (openapi-typescript, openapi-fetch,
+# tsc, redocly, spectral), pinned by its package-lock.json; installed once, kept in node_modules.
+CLIENTS := tests/clients
+$(CLIENTS)/node_modules/.installed: $(CLIENTS)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  cd $(CLIENTS) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else \
+	  echo "npm not found: the TypeScript client and the redocly/spectral lints will be skipped (install Node.js 20+ to run them)"; \
+	fi
+
+clients: $(CLIENTS)/node_modules/.installed
 
 # Regenerate the committed OpenAPI document from the running code.
 openapi: $(VENV)/.installed
@@ -43,4 +55,4 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.http
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .hypothesis
+	rm -rf $(VENV) var .pytest_cache .hypothesis $(CLIENTS)/node_modules $(CLIENTS)/generated

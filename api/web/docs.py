@@ -34,7 +34,7 @@ from ..engine.state import Options
 from ..service.errors import NotFound, ServiceError, Unauthenticated
 from ..store import codec
 from . import schemas
-from .errors import CODE_BY_STATUS, PROBLEM, status_for
+from .errors import CODE_BY_STATUS, PROBLEM, problem_schema, status_for
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 PUBLIC: list[dict[str, list[str]]] = []  # `security: []`: no token needed
@@ -103,16 +103,6 @@ def problems_by_status(causes: Iterable[Refusal]) -> dict[int, dict[str, list[st
         if meaning and meaning not in meanings:
             meanings.append(meaning)
     return result
-
-
-def problem_schema(codes: list[str]) -> dict[str, Any]:
-    """A problem whose `code` is one of `codes`."""
-    return {
-        "allOf": [
-            {"$ref": SCHEMA_REF + "Problem"},
-            {"type": "object", "properties": {"code": {"type": "string", "enum": codes}}},
-        ]
-    }
 
 
 def _describe(status: int, explained: dict[str, list[str]]) -> str:

@@ -69,6 +69,19 @@ UNAVAILABLE_UNKNOWN = (
 )
 
 
+GENERIC_CODES: list[str] = [*dict.fromkeys(CODE_BY_STATUS.values()), "error"]  # "error": a status with no code of its own
+
+
+def problem_schema(codes: list[str]) -> dict[str, Any]:
+    """A problem whose `code` is one of `codes` (typed clients can switch on it)."""
+    return {
+        "allOf": [
+            {"$ref": "#/components/schemas/Problem"},
+            {"type": "object", "properties": {"code": {"type": "string", "enum": codes}}},
+        ]
+    }
+
+
 class ProblemSchema(ma.Schema):
     """An error, as RFC 9457 problem details with a stable machine-readable `code`."""
 
@@ -146,7 +159,8 @@ class ProblemApi(Api):
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM)
             self.spec.components.response(status.name, response, lazy=True)
-        default = {"description": "An error (problem details)", "schema": self.ERROR_SCHEMA}
+        # Any other status (405, 406, 415, 500, ...) answers one of the HTTP layer's own codes.
+        default = {"description": "Another HTTP error (problem details)", "schema": problem_schema(GENERIC_CODES)}
         prepare_response(default, self.spec, PROBLEM)
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, default, lazy=True)
 
@@ -167,7 +181,7 @@ class ProblemApi(Api):
             return problem(500, "internal_error", "the server failed to answer; the request changed nothing")
         data = getattr(error, "data", None) or {}
         errors = data.get("errors") or data.get("messages")
-        code = CODE_BY_STATUS.get(status, "error")
+        code = CODE_BY_STATUS.get(status, GENERIC_CODES[-1])
         detail = data.get("message") or error.description or http.HTTPStatus(status).phrase
         if status == 422:
             detail = "the request does not match the schema"
