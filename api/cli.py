@@ -9,9 +9,10 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from typing import Any
 
-from .config import Settings
+from .config import METRICS_DIRECTORY_ENV, Settings
 from .store import database_url
 
 
@@ -105,9 +106,10 @@ def _serve(args: argparse.Namespace) -> int:
     if not args.no_dispatcher:
         dispatcher = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env={**os.environ, "DATABASE_URL": url})
 
+    # Before prometheus_client is first imported, so that the workers forked from here share it.
+    metrics_directory = tempfile.mkdtemp(prefix="copas-metrics-")
+    os.environ[METRICS_DIRECTORY_ENV] = metrics_directory
     from .service import metrics
-
-    metrics_directory = metrics.share_between_workers()
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

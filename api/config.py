@@ -10,6 +10,12 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
+METRICS_DIRECTORY_ENV = "PROMETHEUS_MULTIPROC_DIR"
+"""prometheus-client's name for where the processes of one server share their metrics.
+It must be set before prometheus_client is imported: `copas serve` sets it before
+the gunicorn workers are forked."""
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = None  # None: the SQLite file under var/

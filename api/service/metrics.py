@@ -5,7 +5,7 @@ through the small functions below (`waiting`, `set_bot_queue`,
 `database_unavailable`); the web layer counts requests and serves `/metrics`.
 
 Under gunicorn each worker is its own process: `copas serve` points
-`PROMETHEUS_MULTIPROC_DIR` at a fresh directory before the workers start, so
+`PROMETHEUS_MULTIPROC_DIR` at a fresh directory before the workers fork, so
 that a scrape of any worker reports the sum over all of them (the
 prometheus-client "multiprocess mode"). Without it (tests, `flask run`) the
 metrics are the process's own.
@@ -14,7 +14,6 @@ metrics are the process's own.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -22,10 +21,10 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import REGISTRY, Collector
 
+from ..config import METRICS_DIRECTORY_ENV
 from ..store.ports import Store, Unavailable
 from .clock import Clock
 
-MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 REQUESTS = Counter("copas_http_requests_total", "HTTP requests answered, by route template and status.", ["method", "route", "status"])
@@ -88,16 +87,9 @@ class OutboxCollector(Collector):
         )
 
 
-def share_between_workers() -> str:
-    """Before gunicorn forks its workers: a fresh directory where they all write their metrics."""
-    directory = tempfile.mkdtemp(prefix="copas-metrics-")
-    os.environ[MULTIPROCESS_ENV] = directory
-    return directory
-
-
 def worker_exited(pid: int) -> None:
     """A worker is gone: its live gauges (waiters) no longer count."""
-    if os.environ.get(MULTIPROCESS_ENV):
+    if os.environ.get(METRICS_DIRECTORY_ENV):
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid)
@@ -105,7 +97,7 @@ def worker_exited(pid: int) -> None:
 
 def exposition(*extra: Collector) -> bytes:
     """The text exposition of every metric (summed over the workers under gunicorn), plus `extra`."""
-    if os.environ.get(MULTIPROCESS_ENV):
+    if os.environ.get(METRICS_DIRECTORY_ENV):
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()

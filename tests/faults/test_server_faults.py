@@ -277,6 +277,24 @@ def test_a_worker_killed_in_the_middle_of_moves_loses_and_doubles_nothing(server
     players = play_through(server, kill_a_worker)
     assert_each_acknowledged_move_is_in_the_log_once(players)
     assert_audit_passes(server)
+    # /metrics sums over the workers, the killed one included: it counted at least the 201s the clients saw.
+    seen = sum(status == 201 for p in players for move in p.sent.values() for status, _ in move.answers)
+    assert moves_answered_201(server) >= seen > 0
+
+
+def moves_answered_201(server: Server) -> float:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    status, _, body = server.request("GET", "/metrics")
+    assert status == 200
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(body.decode())
+        for sample in family.samples
+        if sample.name == "copas_http_requests_total"
+        and sample.labels["status"] == "201"
+        and sample.labels["route"] in ("/v1/tables/<table_id>/plays", "/v1/tables/<table_id>/passes")
+    )
 
 
 @pytest.mark.parametrize("mode", ["fast", "immediate"])

@@ -118,3 +118,20 @@ def test_a_move_waiting_on_a_held_row_lock_gives_up_with_503(database_urls: obje
         assert client.post(f"/v1/invites/{created['invite_code']}/join", json={"name": "Bruno"}).status_code == 201
     finally:
         store.dispose()
+
+
+def test_a_sqlite_write_lock_held_past_the_busy_timeout_is_unavailable(tmp_path: object, database_urls: object) -> None:
+    url = database_urls.fresh("sqlite", tmp_path)  # type: ignore[attr-defined]
+    holder, waiter = SqlStore(url), SqlStore(url, timeouts=Timeouts(sqlite_busy=0.2))
+    try:
+        with holder.unit_of_work() as held:  # BEGIN IMMEDIATE: the database-wide write lock
+            held.table_row("none")
+            with pytest.raises(Unavailable, match="database is locked") as raised:
+                with waiter.unit_of_work():
+                    pass
+        assert raised.value.kind == "busy" and not raised.value.outcome_unknown
+        with waiter.unit_of_work() as free:  # the lock released: writes go on
+            assert free.table_row("none") is None
+    finally:
+        holder.dispose()
+        waiter.dispose()
