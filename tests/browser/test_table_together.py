@@ -57,6 +57,13 @@ def test_the_creator_and_a_joiner_from_the_invite_link_play_a_round_while_a_spec
     bruno.wait(lambda: int(bruno.state()["version"]) >= int(ana.state()["version"]))
     assert "deck-classic" in bruno.find(".table-page").get_attribute("class")
 
+    bruno.wait_for("#hint").click()  # a hint for the pass: three cards, marked, picked, and why
+    bruno.wait_for("#hint-box strong")  # the suggestion (and its reasons, when the server gives some)
+    assert len(bruno.find_all("#hand .card.hinted")) == 3 == len(bruno.find_all("#hand .card.selected"))
+    version = bruno.state()["version"]
+    bruno.find("#pass-submit").click()
+    bruno.wait(lambda: bruno.state()["version"] != version and bruno.find_all("#passed-note"))
+
     seen_by_spectator = set()
 
     def spectator_looks() -> None:
