@@ -69,7 +69,8 @@ def free_port() -> int:
 class LiveServer:
     """`copas serve` on one port and one SQLite file; stop() and start() again keep both."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, env: dict[str, str] | None = None) -> None:
+        self.extra_env = env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = f"sqlite:///{directory / 'copas.db'}"
@@ -82,6 +83,7 @@ class LiveServer:
             "DATABASE_URL": self.database,
             "COPAS_PUBLIC_URL": self.url,
             "COPAS_RATE_LIMIT": "0",
+            **self.extra_env,
         }
         command = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port), "--workers", "1", "--threads", "16", "--no-dispatcher"]
         with self.log.open("ab") as log:
@@ -121,11 +123,11 @@ class LiveServer:
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[Callable[[], LiveServer]]:
+def start_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
     servers: list[LiveServer] = []
 
-    def start() -> LiveServer:
-        server = LiveServer(tmp_path)
+    def start(**env: str) -> LiveServer:
+        server = LiveServer(tmp_path, env)
         servers.append(server)
         return server.start()
 
