@@ -63,8 +63,8 @@ export async function request(method, path, { token, body, headers = {}, signal 
 }
 
 /**
- * A move (POST with an Idempotency-Key): a lost connection is retried with the
- * same key, so the server plays it at most once. `onRetry(attempt)` is told.
+ * A move (POST with an Idempotency-Key): a lost connection or a 503 is retried
+ * with the same key, so the server plays it at most once. `onRetry(attempt)` is told.
  */
 export async function move(path, { token, body, onRetry } = {}) {
   const key = idempotencyKey();
@@ -72,8 +72,9 @@ export async function move(path, { token, body, onRetry } = {}) {
     try {
       return await request("POST", path, { token, body, headers: { "Idempotency-Key": key } });
     } catch (error) {
-      const inFlight = error instanceof ApiError && error.problem.code === "request_in_progress";
-      if (!(error instanceof NetworkError || inFlight) || attempt >= 7) throw error;
+      // In flight elsewhere, or 503 (the server could not tell whether it applied): the same key finds out.
+      const again = error instanceof ApiError && (error.problem.code === "request_in_progress" || error.status === 503);
+      if (!(error instanceof NetworkError || again) || attempt >= 7) throw error;
       if (onRetry) onRetry(attempt + 1);
       await sleep(Math.min(8000, 400 * 2 ** attempt));
     }
