@@ -174,6 +174,18 @@ class Page:
 
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 
+    def click(self, selector: str) -> None:
+        """Click what `selector` finds, finding it again if a newer view replaced it meanwhile."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        for _ in range(20):
+            try:
+                self.wait_for(selector).click()
+                return
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError(f"{self.name}: {selector} kept being replaced")
+
     def wait_for(self, selector: str, timeout: float = 20) -> Any:
         return self.wait(lambda: (self.find_all(selector) or [None])[0], timeout, f"{self.name}: {selector}")
 

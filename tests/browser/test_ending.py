@@ -9,7 +9,7 @@ from .test_whole_match import create_table
 
 
 def finish_with(page: Page, button: str) -> None:
-    page.wait_for(button).click()
+    page.click(button)
     page.wait(lambda: page.state().get("status") == "finished", message=f"{button} ends the match")
 
 
@@ -20,7 +20,7 @@ def test_a_player_ends_a_stalled_match_then_resigns_the_rematch(start_server, br
     code = ana.find("#invite-link").get_attribute("value").rsplit("/", 1)[-1]
     assert server.call("POST", f"/v1/invites/{code}/join", body={"name": "Bruno"})[0] == 201  # Bruno never moves
     ana.wait(lambda: "Bruno" in ana.text("#felt"))
-    ana.find("#seat-bots").click()
+    ana.click("#seat-bots")
     ana.wait(lambda: ana.state().get("awaitingMe") == "true")
     assert ana.act()  # Ana passes; the table waits for Bruno
     ana.wait(lambda: "Waiting for Bruno" in ana.text("#turn"))
@@ -29,9 +29,9 @@ def test_a_player_ends_a_stalled_match_then_resigns_the_rematch(start_server, br
     assert "stalled" in ana.text("#result")
     assert "Winners: " in ana.text("#winners") and "Bruno" not in ana.text("#winners")
 
-    ana.find("#rematch").click()
+    ana.click("#rematch")
     ana.wait(lambda: ana.state().get("status") == "passing")
-    ana.find("#resign").click()
+    ana.click("#resign")
     assert "Resign?" in ana.text("#actions")
     finish_with(ana, "#resign-yes")
     assert "resignation" in ana.text("#result") and "Ana" not in ana.text("#winners")
