@@ -46,6 +46,8 @@ from . import credentials, idempotency, metrics, notify, webhooks
 from .bots_worker import Thinker
 from .clock import Clock, SystemClock
 from .errors import Forbidden, HintsDisabled, NotFound, StaleVersion, Unauthenticated, UnknownToken
+from .versions import Hangup, TableVersions
+from .views_cache import ViewsCache
 
 Precondition = Callable[[int], bool]
 COMMAND_ATTEMPTS = 3
@@ -142,6 +144,8 @@ class TableService:
         self.clock = clock or SystemClock()
         self.rng = rng or secrets.SystemRandom()
         self.cache = StateCache()
+        self.versions = TableVersions(store)
+        self.views = ViewsCache()
         # A credential never changes once issued, so a hit needs no query.
         self.known_credentials: LruCache[str, Credential] = LruCache(4096)
         # The strong bot's search, in other processes: hints and strong bots' moves.
@@ -161,7 +165,7 @@ class TableService:
             outcome = self._decide(uow, table_id, TableState(), CreateTable(name, options))
             uow.add_credential(Credential(credentials.digest(token), table_id, "player", 0, None, now))
             uow.commit()
-        self.cache.put(table_id, outcome.state)
+        self._committed(table_id, outcome.state)
         return Admission(table_id, "player", 0, None, token, invite_code)
 
     def join(self, invite_code: str, name: str) -> Admission:
@@ -179,7 +183,7 @@ class TableService:
             now = self.clock.now()
             uow.add_credential(Credential(credentials.digest(token), row.table_id, role, seat, spectator, now))
             uow.commit()
-        self.cache.put(row.table_id, outcome.state)
+        self._committed(row.table_id, outcome.state)
         return Admission(row.table_id, role, seat, spectator, token)
 
     def invitation(self, invite_code: str) -> dict[str, Any]:
@@ -216,16 +220,21 @@ class TableService:
     # -- reading -----------------------------------------------------------------
 
     def version(self, table_id: str) -> int:
-        """The table's current version: one indexed read, no replay."""
+        """The table's current version: from the node's version map when it knows
+        it, else one indexed read; never a replay."""
+        return self.versions.current(table_id, lambda: self._stored_version(table_id))
+
+    def wait_for_change(self, table_id: str, version: int, timeout: float, hangup: Hangup | None = None, kind: str = "long_poll") -> int:
+        """The version once it differs from `version`, or after `timeout` s (or a hang-up) the version then."""
+        with metrics.waiting(kind):
+            return self.versions.wait(table_id, version, timeout, lambda: self._stored_version(table_id), hangup)
+
+    def _stored_version(self, table_id: str) -> int:
         with self.store.unit_of_work(readonly=True) as uow:
             row = uow.table_row(table_id)
         if row is None:
             raise NotFound("no such table")
         return row.version
-
-    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
-        with metrics.waiting("long_poll"):
-            return self.store.wait_for_change(table_id, version, timeout)
 
     def state(self, table_id: str, version: int | None = None) -> TableState:
         """The table's state; at `version` straight from the cache when it holds that one."""
@@ -241,6 +250,15 @@ class TableService:
     def view(self, access: Access, state: TableState | None = None) -> dict[str, Any]:
         state = state if state is not None else self.state(access.table_id)
         return {"table_id": access.table_id, **table_view(state, access.viewer)}
+
+    def view_json(self, access: Access, version: int) -> tuple[int, bytes]:
+        """This viewer's view as JSON bytes, from the rendered views when they hold
+        `version`; else of the state then (at `version` or newer): (version, bytes)."""
+        hit = self.views.cached(access.table_id, access.viewer, version)
+        if hit is not None:
+            return version, hit
+        state = self.state(access.table_id, version)
+        return state.version, self.views.put(access.table_id, access.viewer, state.version, self.view(access, state))
 
     def events(self, access: Access, after: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """A page of the event log as this viewer may see it, and `next_after`."""
@@ -384,10 +402,10 @@ class TableService:
             if extra is not None:
                 extra(uow, outcome.state)
             if keyed is not None:
-                keyed.defer_commit(lambda: self.cache.put(table_id, outcome.state))
+                keyed.defer_commit(lambda: self._committed(table_id, outcome.state))
                 return outcome
             uow.commit()
-        self.cache.put(table_id, outcome.state)
+        self._committed(table_id, outcome.state)
         return outcome
 
     @contextmanager
@@ -402,6 +420,11 @@ class TableService:
         except BaseException as error:
             keyed.discard(error)  # nothing to answer from: roll back and release the lock now
             raise
+
+    def _committed(self, table_id: str, state: TableState) -> None:
+        """After a commit: the state for the next command, the version for the next read."""
+        self.cache.put(table_id, state)
+        self.versions.committed(table_id, state.version)
 
     # -- inside a unit of work ------------------------------------------------------
 

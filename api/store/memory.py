@@ -20,6 +20,7 @@ from typing import Any
 
 from .ports import (
     IDEMPOTENCY_TTL,
+    ChangeListener,
     Credential,
     DuplicateTable,
     IdempotentResponse,
@@ -61,7 +62,7 @@ class MemoryUnitOfWork:
         self._s = store
         self._readonly = readonly
         self._undo: list[Callable[[], None]] = []
-        self._changed_tables = False
+        self._changed_tables: dict[str, int] = {}  # table -> version appended in this unit
         self.committed = False
 
     # -- plumbing
@@ -141,7 +142,7 @@ class MemoryUnitOfWork:
         self._undo.append(lambda: stream.__delitem__(slice(old_len, None)))
         new_row = TableRow(table_id, expected_version + len(stored), status, row.invite_hash, row.created_at, now, bots_due)
         self._set(s.tables, table_id, new_row)
-        self._changed_tables = True
+        self._changed_tables[table_id] = new_row.version
         return [StoredEvent(e.seq, e.type, e.schema_version, e.seat, e.at, _json_copy(e.data)) for e in stored]
 
     def tables_awaiting_bots(self, limit: int) -> list[str]:
@@ -261,8 +262,26 @@ class MemoryUnitOfWork:
         self._undo.clear()
         self.committed = True
         if self._changed_tables:
-            self._changed_tables = False
+            changed, self._changed_tables = self._changed_tables, {}
             self._s.changed.notify_all()
+            for table_id, version in changed.items():
+                self._s.feed.publish(table_id, version)
+
+
+class MemoryFeed:
+    """The commits of this process (the only one that sees the dicts): always live."""
+
+    live = True
+
+    def __init__(self) -> None:
+        self._listeners: list[ChangeListener] = []
+
+    def subscribe(self, listener: ChangeListener) -> None:
+        self._listeners.append(listener)
+
+    def publish(self, table_id: str, version: int) -> None:
+        for listener in self._listeners:
+            listener(table_id, version)
 
 
 class MemoryStore:
@@ -278,6 +297,7 @@ class MemoryStore:
         self.idempotency: dict[tuple[str, str], _Idem] = {}
         self.webhooks: dict[tuple[str, int], Webhook] = {}
         self.outbox: dict[str, OutboxMessage] = {}
+        self.feed = MemoryFeed()
 
     @contextmanager
     def unit_of_work(self, *, readonly: bool = False) -> Iterator[MemoryUnitOfWork]:
@@ -304,6 +324,9 @@ class MemoryStore:
                     return False
                 self.changed.wait(remaining)
             return True
+
+    def changes(self) -> MemoryFeed:
+        return self.feed
 
     def ping(self) -> bool:
         return True

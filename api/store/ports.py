@@ -9,7 +9,7 @@ and the webhook outbox.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -190,6 +190,28 @@ class UnitOfWork(Protocol):
     def commit(self) -> None: ...
 
 
+ChangeListener = Callable[[str | None, int | None], None]
+
+
+class ChangeFeed(Protocol):
+    """Every node's commits, as they happen: what keeps a node's version map current.
+
+    A subscriber hears `(table_id, version)` for each committed append, and
+    `(None, None)` whenever the feed may have missed some (it reconnected, or
+    lost its connection): then everything learned before is in doubt.
+    """
+
+    def subscribe(self, listener: ChangeListener) -> None: ...
+
+    @property
+    def live(self) -> bool:
+        """True while every commit that finished more than `STALE_BOUND_SECONDS`
+        ago has been delivered to the subscribers."""
+
+
+STALE_BOUND_SECONDS = 2.0  # how stale a live feed can be at worst (typically a few ms)
+
+
 class Store(Protocol):
     """A database: hands out units of work and wakes long polls."""
 
@@ -199,6 +221,9 @@ class Store(Protocol):
         `ReadOnlyUnit`."""
     def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
         """Block until the table's version differs from `version` (True) or timeout (False)."""
+    def changes(self) -> ChangeFeed | None:
+        """The feed of commits (every node's), or None when the store has none
+        (SQLite: several processes share the file and nothing tells them)."""
     def ping(self) -> bool:
         """Does the database answer? Within 2 s, whatever the database does."""
     def listener_state(self) -> str:

@@ -38,6 +38,8 @@ from sqlalchemy.pool import NullPool
 from . import models as m
 from .ports import (
     IDEMPOTENCY_TTL,
+    STALE_BOUND_SECONDS,
+    ChangeListener,
     Credential,
     DuplicateTable,
     IdempotentResponse,
@@ -695,6 +697,10 @@ class SqlStore:
                 self._listener.start()
             return self._listener
 
+    def changes(self) -> _PgListener | None:
+        """On PostgreSQL the listener (started here); SQLite has no feed."""
+        return self._get_listener() if self._postgres else None
+
     def ping(self, timeout: float = PING_SECONDS) -> bool:
         """True when the database answers `SELECT 1` within `timeout` seconds.
 
@@ -752,29 +758,57 @@ class SqlStore:
 
 
 class _PgListener:
-    """A daemon thread on its own psycopg connection, `LISTEN copas_tables`.
+    """A daemon thread on its own psycopg connection, `LISTEN copas_tables`:
+    the node's `ChangeFeed`.
 
-    Waiters register a threading.Event per table; a notification `table_id:version`
-    sets the events of that table. Whenever the listener (re)connects or loses
-    its connection it sets *every* event, so waiters re-check the version (they
-    may have missed a notification) and, while it is down, poll.
+    Subscribers (the service's version map) hear every notification
+    `table_id:version`, and `(None, None)` whenever the listener connects or
+    loses its connection (they may have missed some). Waiters of
+    `wait_for_change` register a threading.Event per table; a notification
+    sets that table's events, and a (re)connection or a loss sets *every* event,
+    so waiters re-check the version and, while the listener is down, poll.
+
+    Every `HEARTBEAT_SECONDS` the listener makes a round trip on its
+    connection. PostgreSQL delivers a listening session's notifications before
+    the answer to its next query, so once a round trip that started at `t`
+    has come back, every commit finished before `t` has been heard: the feed
+    is `live` while the last such `t` is under `STALE_BOUND_SECONDS` old.
+    TCP keepalives and a user timeout make a dead connection fail rather
+    than hang.
     """
 
-    IDLE_CHECK_SECONDS = 30.0
-    MAX_BACKOFF_SECONDS = 30.0
+    HEARTBEAT_SECONDS = 0.5
+    IDLE_CHECK_SECONDS = HEARTBEAT_SECONDS  # (the name the tests knew)
+    MAX_BACKOFF_SECONDS = 5.0
+    LIVENESS_OPTIONS = {  # beside the service's timeouts: a dead connection fails within the bound
+        "keepalives_idle": 5,
+        "keepalives_interval": 1,
+        "keepalives_count": 3,
+        "tcp_user_timeout": int(STALE_BOUND_SECONDS * 1000),
+    }
 
     def __init__(self, url: URL) -> None:
         # psycopg takes a libpq URL: same URL without SQLAlchemy's "+psycopg".
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._waiters: dict[str, set[threading.Event]] = {}
+        self._subscribers: list[ChangeListener] = []
         self._guard = threading.Lock()
         self._stop = threading.Event()
         self._healthy = False
+        self._heard_until = float("-inf")  # monotonic start of the last completed round trip
         self._thread = threading.Thread(target=self._run, name="copas-pg-listener", daemon=True)
 
     @property
     def healthy(self) -> bool:
         return self._healthy
+
+    @property
+    def live(self) -> bool:
+        return self._healthy and time.monotonic() - self._heard_until < STALE_BOUND_SECONDS
+
+    def subscribe(self, listener: ChangeListener) -> None:
+        with self._guard:
+            self._subscribers.append(listener)
 
     def start(self) -> None:
         self._thread.start()
@@ -795,37 +829,49 @@ class _PgListener:
                 if not waiting:
                     del self._waiters[table_id]
 
-    def _wake(self, table_id: str | None) -> None:
+    def _wake(self, table_id: str | None, version: int | None = None) -> None:
         with self._guard:
+            subscribers = list(self._subscribers)
             if table_id is None:
                 targets = [ev for evs in self._waiters.values() for ev in evs]
             else:
                 targets = list(self._waiters.get(table_id, ()))
+        for subscriber in subscribers:
+            try:
+                subscriber(table_id, version)
+            except Exception:  # noqa: BLE001 - one subscriber's failure must not stop the feed
+                log.exception("a change subscriber failed")
         for ev in targets:
             ev.set()
 
+    def _deliver(self, notes: Iterator[Any]) -> None:
+        for note in notes:
+            table_id, _, version = note.payload.rpartition(":")
+            self._wake(table_id, int(version) if version.isdigit() else None)
+
     def _run(self) -> None:
-        backoff = 0.5
+        backoff = 0.25
         while not self._stop.is_set():
             try:
-                with DeadlineConnection.connect(self._conninfo, autocommit=True, **postgresql_connect_args(SERVICE_TIMEOUTS)) as conn:
+                options = {**postgresql_connect_args(SERVICE_TIMEOUTS), **self.LIVENESS_OPTIONS}
+                with DeadlineConnection.connect(self._conninfo, autocommit=True, **options) as conn:
                     conn.answer_deadline = SERVICE_TIMEOUTS.answer
+                    started = time.monotonic()
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self._healthy = True
-                    backoff = 0.5
+                    backoff = 0.25
                     self._wake(None)  # anything sent while we were away: re-check
-                    last_check = time.monotonic()
+                    self._heard_until = started
                     while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
-                            table_id, _, _version = note.payload.rpartition(":")
-                            self._wake(table_id)
-                        if time.monotonic() - last_check > self.IDLE_CHECK_SECONDS:
-                            conn.execute("SELECT 1")  # notice a silently dead connection
-                            last_check = time.monotonic()
+                        self._deliver(conn.notifies(timeout=self.HEARTBEAT_SECONDS))
+                        started = time.monotonic()
+                        conn.execute("SELECT 1")  # the heartbeat: notices a dead connection too
+                        self._deliver(conn.notifies(timeout=0))  # those that came with its answer
+                        self._heard_until = started
             except Exception:  # noqa: BLE001 - keep listening whatever happens
                 if self._stop.is_set():
                     break
-                log.warning("LISTEN %s connection lost; polling until it is back", NOTIFY_CHANNEL, exc_info=True)
+                log.warning("LISTEN %s connection lost; polling until it is back", NOTIFY_CHANNEL)
             finally:
                 self._healthy = False
                 self._wake(None)  # switch waiters to polling

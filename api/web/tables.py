@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
+from flask import Response, current_app
 from flask_smorest import Blueprint
 
 from ..engine import errors as rules
@@ -18,6 +18,7 @@ from .auth import access
 from .context import service
 from .docs import INVALID, TOO_LARGE, operation
 from .etags import if_match_precondition, matches_if_none_match, set_view_etag
+from .hangup import client_hangup
 from .moves import move, moved
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables: create one, watch it, make moves.")
@@ -55,7 +56,7 @@ def create_table(body: dict[str, Any]) -> dict[str, Any]:
 @blp.arguments(schemas.WaitQuerySchema, location="query")
 @blp.response(200, schemas.TableViewSchema)
 @operation(blp, "getTable", INVALID)
-def get_table(query: dict[str, Any], table_id: str) -> dict[str, Any]:
+def get_table(query: dict[str, Any], table_id: str) -> Response:
     """Your view of the table. `If-None-Match` gives 304 when nothing changed; `?wait=N` waits for a change.
 
     Everything public, your own hand and the moves you may make now; nothing of another
@@ -65,12 +66,11 @@ def get_table(query: dict[str, Any], table_id: str) -> dict[str, Any]:
     who = access(table_id)
     version = service().version(table_id)
     if query["wait"] and matches_if_none_match(who, version):
-        service().wait_for_change(table_id, version, query["wait"])
-        version = service().version(table_id)
-    set_view_etag(blp, who, version)  # 304 here, before any replay
-    state = service().state(table_id, version)
-    set_view_etag(blp, who, state.version)
-    return service().view(who, state)
+        version = service().wait_for_change(table_id, version, query["wait"], client_hangup())
+    set_view_etag(blp, who, version)  # 304 here, before any replay or rendering
+    version, body = service().view_json(who, version)
+    set_view_etag(blp, who, version)
+    return Response(body, mimetype="application/json")
 
 
 @move(

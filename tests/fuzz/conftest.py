@@ -18,26 +18,26 @@ import pytest
 from api import create_app
 from api.service.clock import SystemClock
 from api.store import open_store
-from api.store.ports import Store
+from api.service.versions import TableVersions
 
 from conftest import TEST_SETTINGS, DatabaseUrls  # tests/conftest.py (tests/ is on sys.path)
 
 
 class ShortWaits:
-    """The store, with long polls cut to a moment.
+    """The node's version map, with long polls cut to a moment.
 
     `?wait=30` with `If-None-Match: *` (any ETag) would hold each such generated
     request for up to 30 s; the fuzz tests want the answer, not the wait.
     """
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    def __init__(self, versions: TableVersions) -> None:
+        self._versions = versions
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
+        return getattr(self._versions, name)
 
-    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
-        return self._store.wait_for_change(table_id, version, min(timeout, 0.01))
+    def wait(self, table_id: str, seen: int, timeout: float, *args: Any) -> int:
+        return self._versions.wait(table_id, seen, min(timeout, 0.01), *args)
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -46,7 +46,10 @@ def fuzz_app(request: pytest.FixtureRequest, database_urls: DatabaseUrls, tmp_pa
     # wall clock, so a FakeClock far from it makes every key look expired (see the report).
     url = "memory://" if request.param == "memory" else database_urls.fresh(request.param, tmp_path)
     store = open_store(url)
-    yield create_app(TEST_SETTINGS, store=ShortWaits(store), clock=SystemClock(), rng=random.Random(7))  # type: ignore[arg-type]
+    app = create_app(TEST_SETTINGS, store=store, clock=SystemClock(), rng=random.Random(7))
+    service = app.extensions["copas"]["service"]
+    service.versions = ShortWaits(service.versions)
+    yield app
     store.dispose()
 
 
