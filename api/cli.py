@@ -29,10 +29,18 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument(
-        "--workers", type=int, default=2 * (os.cpu_count() or 1), help="processes (default: two per core; each holds the GIL apart)"
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core; each holds the GIL apart)"
     )
-    serve.add_argument("--threads", type=int, default=32, help="threads per worker: long polls hold one each")
+    serve.add_argument(
+        "--worker-class",
+        choices=("gevent", "gthread"),
+        default="gevent",
+        help="gevent (default): a waiting request is a greenlet, so thousands wait at once; gthread: a thread each",
+    )
+    serve.add_argument("--connections", type=int, default=10_000, help="gevent: clients served at once per worker (waiters included)")
+    serve.add_argument("--threads", type=int, default=32, help="gthread: threads per worker (a long poll holds one)")
     serve.add_argument("--no-dispatcher", action="store_true", help="do not start `copas worker` (webhook delivery and the strong bots)")
+    serve.add_argument("--no-access-log", dest="access_log", action="store_false", help="do not log each request")
 
     commands.add_parser("worker", help="deliver webhooks from the outbox and play the strong bots' moves (runs until stopped)")
 
@@ -98,10 +106,12 @@ def openapi_document() -> str:
 def _serve(args: argparse.Namespace) -> int:
     from gunicorn.app.base import BaseApplication
 
-    from .store.migrate import upgrade
-
     url = database_url()
-    upgrade(url)
+    # Migrations run in a child process: this one (gunicorn's arbiter, which the
+    # workers fork from) must not import psycopg before gevent patches the
+    # workers, or psycopg keeps its blocking wait and one query stalls them all.
+    subprocess.run([sys.executable, "-m", "api.cli", "db", "upgrade"], env={**os.environ, "DATABASE_URL": url}, check=True)
+    _raise_open_files_limit()
     dispatcher: subprocess.Popen[bytes] | None = None
     if not args.no_dispatcher:
         dispatcher = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env={**os.environ, "DATABASE_URL": url})
@@ -116,12 +126,24 @@ def _serve(args: argparse.Namespace) -> int:
             self.cfg.set("child_exit", lambda _arbiter, worker: metrics.worker_exited(worker.pid))
             self.cfg.set("bind", f"{args.host}:{args.port}")
             self.cfg.set("workers", args.workers)
-            # Threads let a long poll (?wait=) wait without holding up other requests.
-            self.cfg.set("worker_class", "gthread")
-            self.cfg.set("threads", args.threads)
-            self.cfg.set("timeout", 60)
-            self.cfg.set("graceful_timeout", 35)
-            self.cfg.set("accesslog", "-")
+            self.cfg.set("worker_class", args.worker_class)
+            if args.worker_class == "gevent":
+                # A long poll or a stream is a parked greenlet (a few KB), woken by
+                # the worker's one LISTEN connection: it holds no thread and no
+                # database connection, so a worker serves thousands at once.
+                self.cfg.set("worker_connections", args.connections)
+            else:
+                self.cfg.set("threads", args.threads)
+            # gevent workers heartbeat from their event loop: `timeout` kills one
+            # whose loop is stuck (CPU-bound) that long, never a long request.
+            self.cfg.set("timeout", 30)
+            # On restart, requests get this long to finish; streams are cut and
+            # their clients reconnect with Last-Event-ID.
+            self.cfg.set("graceful_timeout", 10)
+            self.cfg.set("keepalive", 5)
+            self.cfg.set("backlog", 4096)
+            self.cfg.set("control_socket_disable", True)  # several nodes may share a host; nothing uses it
+            self.cfg.set("accesslog", "-" if args.access_log else None)
             self.cfg.set("post_worker_init", warm_thinkers)
 
         def load(self) -> Any:
@@ -148,6 +170,16 @@ def warm_thinkers(worker: Any) -> None:
     from .service.bots_worker import shared_pool
 
     shared_pool().warm()
+
+
+def _raise_open_files_limit() -> None:
+    """Each waiting client is an open socket: take the hard limit of open files."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _redacted(url: str) -> str:

@@ -25,6 +25,8 @@ class Settings:
     public_url: str = "http://127.0.0.1:8000"
     max_body_bytes: int = 64 * 1024
     rate_limit: float = 0.0  # sustained requests per second per client; 0: no limit
+    stream_keepalive_seconds: float = 15.0  # the contract: a comment at least every 15 s
+    stream_seconds: float = 600.0  # a stream ends after 10 minutes; clients reconnect
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -36,4 +38,6 @@ class Settings:
             webhook_allowed_hosts=_split(env.get("COPAS_WEBHOOK_ALLOWED_HOSTS", "")),
             public_url=env.get("COPAS_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/"),
             rate_limit=float(env.get("COPAS_RATE_LIMIT", "50")),
+            stream_keepalive_seconds=min(float(env.get("COPAS_STREAM_KEEPALIVE_SECONDS", "15")), 15.0),
+            stream_seconds=float(env.get("COPAS_STREAM_SECONDS", "600")),
         )

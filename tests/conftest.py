@@ -195,7 +195,13 @@ from api.config import Settings  # noqa: E402
 from api.service.clock import FakeClock  # noqa: E402
 from api.store import open_store  # noqa: E402
 
-TEST_SETTINGS = Settings(webhook_allowed_hosts=("127.0.0.1", "localhost"), public_url="http://testserver")
+# Streams in tests end after 3 s (keep-alives every 0.5 s): the test client reads a stream whole.
+TEST_SETTINGS = Settings(
+    webhook_allowed_hosts=("127.0.0.1", "localhost"),
+    public_url="http://testserver",
+    stream_seconds=3.0,
+    stream_keepalive_seconds=0.5,
+)
 
 
 @pytest.fixture

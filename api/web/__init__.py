@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import audit, bodies, docs, errors, etags, events, frontend, health, hints, invites, metrics, table_life, tables
+from . import audit, bodies, docs, errors, etags, events, frontend, health, hints, invites, metrics, stream, table_life, tables
 
 
 def register_api(app: Flask) -> errors.ProblemApi:
     api = errors.ProblemApi(app)
     docs.install(api)
     docs.serve_swagger_ui(app)
-    for module in (tables, table_life, hints, invites, events, audit, health):
+    for module in (tables, table_life, stream, hints, invites, events, audit, health):
         api.register_blueprint(module.blp)
     errors.register(app)
     bodies.install(app)

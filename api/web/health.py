@@ -30,7 +30,7 @@ def health() -> Any:
     """
     store = service().store
     database = store.ping()
-    body = {"status": "ok" if database else "degraded", "database": database, "listener": store.listener_state()}
+    body = {"status": "ok" if database else "degraded", "database": database, "listener": store.listener_state(), "waiters": service().versions.waiting}
     return body if database else (body, 503, {"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 

@@ -227,6 +227,24 @@ class WaitQuerySchema(StrictSchema):
     )
 
 
+class StreamQuerySchema(StrictSchema):
+    after_version = ma.fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "The last version you saw: the stream sends the view at once only if it changed since.", "example": 42},
+    )
+
+
+class StreamHeadersSchema(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    last_event_id = ma.fields.Integer(
+        data_key="Last-Event-ID",
+        validate=validate.Range(min=0),
+        metadata={"description": "The `id` of the last message received (a version): resume after it. Wins over after_version.", "example": 42},
+    )
+
+
 class EventsQuerySchema(StrictSchema):
     after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**31 - 1), metadata={"example": 0})
     limit = ma.fields.Integer(load_default=100, validate=validate.Range(min=1, max=500), metadata={"example": 100})
@@ -468,6 +486,7 @@ class HealthSchema(ma.Schema):
             "`reconnecting` (polling until it is back), `not_started` (no long poll yet), `not_used` (SQLite polls).",
         },
     )
+    waiters = ma.fields.Integer(required=True, metadata={"description": "Long polls and streams waiting in this process.", "example": 12})
 
 
 class LivenessSchema(ma.Schema):

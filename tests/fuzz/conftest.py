@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,7 +47,8 @@ def fuzz_app(request: pytest.FixtureRequest, database_urls: DatabaseUrls, tmp_pa
     # wall clock, so a FakeClock far from it makes every key look expired (see the report).
     url = "memory://" if request.param == "memory" else database_urls.fresh(request.param, tmp_path)
     store = open_store(url)
-    app = create_app(TEST_SETTINGS, store=store, clock=SystemClock(), rng=random.Random(7))
+    settings = dataclasses.replace(TEST_SETTINGS, stream_seconds=0.05)  # a stream: its first message, then the end
+    app = create_app(settings, store=store, clock=SystemClock(), rng=random.Random(7))
     service = app.extensions["copas"]["service"]
     service.versions = ShortWaits(service.versions)
     yield app
