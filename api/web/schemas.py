@@ -227,9 +227,12 @@ class WaitQuerySchema(StrictSchema):
     )
 
 
+MAX_VERSION = 2**31 - 1  # the events' seq column is an INTEGER
+
+
 class StreamQuerySchema(StrictSchema):
     after_version = ma.fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "The last version you saw: the stream sends the view at once only if it changed since.", "example": 42},
     )
 
@@ -240,9 +243,26 @@ class StreamHeadersSchema(ma.Schema):
 
     last_event_id = ma.fields.Integer(
         data_key="Last-Event-ID",
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "The `id` of the last message received (a version): resume after it. Wins over after_version.", "example": 42},
     )
+
+
+STREAM_MESSAGE = {
+    "type": "object",
+    "description": "One Server-Sent Events message (comments such as `: keep-alive` carry no event).",
+    "properties": {
+        "event": {"type": "string", "enum": ["view"]},
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The view's version."},
+        "data": {
+            "type": "string",
+            "description": "This viewer's view (TableView, as GET /v1/tables/{id} answers it) as one line of JSON.",
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": "#/components/schemas/TableView"},
+        },
+    },
+    "required": ["event", "id", "data"],
+}
 
 
 class EventsQuerySchema(StrictSchema):

@@ -33,7 +33,7 @@ EXAMPLE = 'event: view\nid: 42\ndata: {"table_id": "3f9a1c0b7d2e4a6f8b10", "vers
 @blp.arguments(schemas.StreamHeadersSchema, location="headers")
 @blp.response(
     200,
-    {"type": "string", "description": "A text/event-stream (WHATWG Server-Sent Events)."},
+    schemas.STREAM_MESSAGE,
     content_type="text/event-stream",
     description="Messages `event: view`, `id: <version>`, `data: <the view, as in GET /v1/tables/{id}, on one line>`; "
     "`: keep-alive` comments at least every 15 s; the stream ends after 10 minutes (reconnect with Last-Event-ID).",

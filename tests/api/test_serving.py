@@ -178,3 +178,22 @@ def test_an_older_rendered_view_never_replaces_a_newer_one() -> None:
     cache.put("t1", Viewer(seat=1), 5, {"version": 5})
     cache.put("t1", Viewer(seat=1), 4, {"version": 4})
     assert cache.cached("t1", Viewer(seat=1), 5) == b'{"version":5}'
+
+
+def test_a_stream_that_is_not_read_keeps_no_backlog_and_resumes_with_the_newest_view(memory_app: Any) -> None:
+    from api.service.versions import Hangup
+    from api.service.watch import follow
+
+    service = service_of(memory_app)
+    game = Game.humans(memory_app.test_client())
+    access = service.authenticate(game.table_id, game.tokens[0])
+    views = follow(service, access, None, service.version(game.table_id), seconds=5, keepalive=1, hangup=Hangup())
+    version, _ = next(views)
+    for seat in (1, 2, 3):  # three changes while the client reads nothing
+        game.pass_cards(seat, game.view(seat)["you"]["hand"][:3])
+    newest = game.view(0)["version"]
+    item = next(views)
+    assert item is not None and item[0] == newest > version + 2
+    assert json.loads(item[1]) == game.view(0)
+    views.close()
+    assert service.versions.waiting == 0
