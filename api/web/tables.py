@@ -68,8 +68,9 @@ def get_table(query: dict[str, Any], table_id: str) -> Response:
     if query["wait"] and matches_if_none_match(who, version):
         version = service().wait_for_change(table_id, version, query["wait"], client_hangup())
     set_view_etag(blp, who, version)  # 304 here, before any replay or rendering
-    version, body = service().view_json(who, version)
-    set_view_etag(blp, who, version)
+    shown, body = service().view_json(who, version)
+    if shown != version:  # the table moved on while its state was read
+        set_view_etag(blp, who, shown)
     return Response(body, mimetype="application/json")
 
 
