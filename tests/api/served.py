@@ -29,6 +29,7 @@ class Served:
     """One `copas serve` node: its base URL and process."""
 
     def __init__(self, database_url: str, *, workers: int = 1, env: dict[str, str] | None = None, log: Path | None = None) -> None:
+        self.database_url = database_url
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         environment = {
@@ -68,7 +69,7 @@ class Served:
         return self.base + path
 
     def health(self) -> dict[str, Any]:
-        return requests.get(self.url("/v1/health"), timeout=5).json()
+        return requests.get(self.url("/v1/health"), timeout=15).json()
 
     def stop(self) -> None:
         if self.process.poll() is None:
