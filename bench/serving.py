@@ -16,7 +16,9 @@ the same settings (gevent workers, --workers N), and measures:
     backends of the benchmark database, from /proc), and latency p99;
   part 2: move p99 (same move load) with no waiters, then with N waiters per
     --waiters (half long polls `?wait=30`, half streams, on idle tables, from
-    raw sockets), and the server's memory per 1,000 waiters; errors counted.
+    raw sockets), and the server's memory per 1,000 waiters; errors counted;
+  part 3: a human against three strong bots (`copas worker` plays them): the
+    latency of the human's move POSTs.
 
 wrk (`apt-get install wrk`) is the load generator of part 1's GETs; the
 benchmark never runs in CI.
@@ -323,6 +325,43 @@ def waiter_errors(sockets: list[socket.socket]) -> int:
     return bad
 
 
+# -------------------------------------------------------------------------- a strong bot's table
+
+
+def strong_bot_table(port: int, env: dict[str, str], bin_dir: Path, moves: int) -> dict[str, Any]:
+    """A human against three strong bots (played by `copas worker`): the human's POST latency."""
+    worker = subprocess.Popen([str(bin_dir / "copas"), "worker"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    latencies: list[float] = []
+    errors = 0
+    try:
+        client = Client(port)
+        _, created, _, _ = client.call("POST", "/v1/tables", {"name": "Ana"})
+        path, auth = f"/v1/tables/{created['table_id']}", {"Authorization": f"Bearer {created['token']}"}
+        client.call("POST", path + "/bots", {"level": "strong"}, auth)
+        etag = ""
+        deadline = time.monotonic() + 300
+        while len(latencies) < moves and time.monotonic() < deadline:
+            status, view, headers, _ = client.call("GET", path + "?wait=10", headers={**auth, "If-None-Match": etag})
+            if status == 304:
+                continue
+            etag = headers.get("ETag", "")
+            you = view["you"]
+            if view["status"] == "finished":
+                break
+            if not you["legal_moves"] or 0 not in view["awaiting"]:
+                continue
+            if view["status"] == "passing":
+                status, _, _, elapsed = client.call("POST", path + "/passes", {"cards": you["legal_moves"][-3:]}, auth)
+            else:
+                status, _, _, elapsed = client.call("POST", path + "/plays", {"card": you["legal_moves"][0]}, auth)
+            errors += status != 201
+            latencies.append(elapsed)
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=20)
+    return {"human_moves": len(latencies), "p50_ms": percentile(latencies, 0.5) * 1000, "p99_ms": percentile(latencies, 0.99) * 1000, "errors": errors}
+
+
 # -------------------------------------------------------------------------- main
 
 
@@ -347,6 +386,7 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=16, help="wrk connections")
     parser.add_argument("--tables", type=int, default=8, help="tables played at once for the move figures")
     parser.add_argument("--waiters", default="1000,5000", help="waiter counts of part 2")
+    parser.add_argument("--strong-moves", type=int, default=60, help="human moves at a strong bots' table (part 3)")
     parser.add_argument("--skip-part1", action="store_true")
     args = parser.parse_args()
     base = os.environ.get("DATABASE_URL", "")
@@ -414,6 +454,7 @@ def main() -> int:
             time.sleep(3)
             part2[str(count)] = moves
         report["part2"] = part2
+        report["part3"] = strong_bot_table(copas_port, env, bin_dir, args.strong_moves)
     finally:
         copas.stop()
         bare.stop()
