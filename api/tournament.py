@@ -1,10 +1,12 @@
 """copas tournament: duplicate deals between bot levels, to measure them.
 
     copas tournament --players strong,basic,basic,basic --deals 200 --seed 1
+    copas tournament --game black_maria --players strong,basic,basic --deals 50
 
-Each deal (one round's four hands) is played four times with the player list
+Each deal (one round's hands) is played once per seat with the player list
 rotated over the seats, so every player holds every hand once and the luck
-of the cards cancels. Rounds are scored on their own (the pass direction
+of the cards cancels. The table plays `--game` with as many seats as
+`--players` names (3, 4 or 5). Rounds are scored on their own (the pass direction
 cycles with the deal index). Everything random comes from `--seed`: the
 deals and every bot's rng, and the strong bot searches with a budget of simulated
 card plays, not a clock, so a run is reproducible (except for the timings).
@@ -26,14 +28,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from api.engine import Context, apply, decide
-from api.engine.bots import basic, strong
+from api.engine import Context, apply
+from api.engine.bots import basic, sim, strong
 from api.engine.bots.view import BotView, bot_view
 from api.engine.cards import Card
-from api.engine.commands import ChoosePass, PlayCard
+from api.engine.commands import ChooseMoon, ChoosePass, Command, PlayCard
+from api.engine.decide import Decision, play_on
 from api.engine.decide import deal as deal_round
 from api.engine.events import BotSeated, MatchStarted, TableCreated
-from api.engine.state import Options, TableState
+from api.engine.rule_set import GAME_NAMES, PLAYER_COUNTS, InvalidRuleSet, RuleSet, resolve
+from api.engine.state import TableState
 
 KINDS = ("random", "basic", "strong")
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -49,13 +53,14 @@ class RandomPlayer:
         return rng.choice(view.legal)
 
 
-def make_player(kind: str, budget: int):
+def make_player(kind: str, budget: int, rules: RuleSet | None = None):
     if kind == "random":
         return RandomPlayer()
     if kind == "basic":
         return basic
     if kind == "strong":
-        return strong.StrongPolicy(budget=budget, seconds=None)
+        # The strong bot searches where its simulator plays the rules; elsewhere it plays as the basic bot.
+        return strong.StrongPolicy(budget=budget, seconds=None) if rules is None or sim.simulates(rules) else basic
     raise ValueError(f"unknown player kind {kind!r}: one of {', '.join(KINDS)}")
 
 
@@ -66,47 +71,58 @@ class DealResult:
     cpu: dict[str, list[float]] = field(default_factory=dict)  # "kind phase" -> CPU seconds of this process
 
 
-def _table(deal_index: int, seed: int) -> TableState:
-    events = [TableCreated(0, "P0", Options())]
-    events += [BotSeated(seat, f"P{seat}", "basic") for seat in (1, 2, 3)]
+def _table(deal_index: int, seed: int, rules: RuleSet) -> TableState:
+    events = [TableCreated(0, "P0", rules)]
+    events += [BotSeated(seat, f"P{seat}", "basic") for seat in rules.seats[1:]]
     events.append(MatchStarted(1))
-    # The pass direction cycles with the deal index: left, right, across, none.
-    events.append(deal_round(1, deal_index % 4 + 1, random.Random(f"{seed}/deal/{deal_index}")))
+    # The pass direction cycles with the deal index (classic, four players: left, right, across, none).
+    cycle = len(rules.pass_cycle_directions)
+    events.append(deal_round(1, deal_index % cycle + 1, random.Random(f"{seed}/deal/{deal_index}"), rules))
     return apply(TableState(), events, T0)
 
 
-def play_deal(seed: int, deal_index: int, kinds: Sequence[str], budget: int) -> DealResult:
-    """The deal played four times, the players rotated over the seats."""
-    start = _table(deal_index, seed)
+def play_deal(seed: int, deal_index: int, kinds: Sequence[str], budget: int, game: str = "classic") -> DealResult:
+    """The deal played once per seat, the players rotated over the seats."""
+    rules = tournament_rules(game, len(kinds))
+    seats = rules.players
+    start = _table(deal_index, seed, rules)
     context = Context(now=T0, rng=random.Random(0))
     result = DealResult(points=[])
-    for rotation in range(4):
-        # Player p sits at seat (p + rotation) % 4.
-        at_seat = [(seat - rotation) % 4 for seat in range(4)]
-        players = [make_player(kinds[at_seat[seat]], budget) for seat in range(4)]
-        rngs = [random.Random(f"{seed}/{deal_index}/{rotation}/{at_seat[seat]}") for seat in range(4)]
-        state = start
-        while state.match is not None and not state.match.history:
-            for seat in state.awaiting:
-                view = bot_view(state, seat)
-                assert view is not None
-                kind = kinds[at_seat[seat]]
-                began, began_cpu = time.perf_counter(), time.process_time()
-                if view.phase == "pass":
-                    command = ChoosePass(seat, players[seat].choose_pass(view, rng=rngs[seat]))
-                else:
-                    command = PlayCard(seat, players[seat].choose_play(view, rng=rngs[seat]))
-                result.times.setdefault(f"{kind} {view.phase}", []).append(time.perf_counter() - began)
-                result.cpu.setdefault(f"{kind} {view.phase}", []).append(time.process_time() - began_cpu)
-                state = apply(state, decide(state, command, context), T0)
-                if state.match.history:
-                    break
-        points = state.match.history[0].points
-        result.points.append([points[(player + rotation) % 4] for player in range(4)])
+    for rotation in range(seats):
+        # Player p sits at seat (p + rotation) % seats.
+        at_seat = [(seat - rotation) % seats for seat in range(seats)]
+        players = [make_player(kinds[at_seat[seat]], budget, rules) for seat in range(seats)]
+        rngs = [random.Random(f"{seed}/{deal_index}/{rotation}/{at_seat[seat]}") for seat in range(seats)]
+
+        def choose(state: TableState, seat: int) -> Command | None:
+            if state.match is None or state.match.history:
+                return None  # one round per deal
+            view = bot_view(state, seat)
+            assert view is not None
+            if view.phase == "moon":
+                return ChooseMoon(seat, basic.choose_moon(view))
+            kind = kinds[at_seat[seat]]  # noqa: B023 - used at once, within this rotation
+            began, began_cpu = time.perf_counter(), time.process_time()
+            if view.phase == "pass":
+                command: Command = ChoosePass(seat, players[seat].choose_pass(view, rng=rngs[seat]))  # noqa: B023
+            else:
+                command = PlayCard(seat, players[seat].choose_play(view, rng=rngs[seat]))  # noqa: B023
+            result.times.setdefault(f"{kind} {view.phase}", []).append(time.perf_counter() - began)
+            result.cpu.setdefault(f"{kind} {view.phase}", []).append(time.process_time() - began_cpu)
+            return command
+
+        state = play_on(Decision((), start), context, choose).state
+        points = state.match.history[0].points  # type: ignore[union-attr]
+        result.points.append([points[(player + rotation) % seats] for player in range(seats)])
     return result
 
 
-def _deal_job(job: tuple[int, int, tuple[str, ...], int]) -> DealResult:
+def tournament_rules(game: str, players: int) -> RuleSet:
+    """The tournament's table: the game, for as many players as there are; a round scored on its own."""
+    return resolve({"game": game, "players": players})
+
+
+def _deal_job(job: tuple[int, int, tuple[str, ...], int, str]) -> DealResult:
     return play_deal(*job)
 
 
@@ -128,7 +144,10 @@ class Summary:
 
     def versus_others(self, player: int) -> tuple[float, float]:
         return self.mean_ci(
-            [deal[player] - sum(deal[other] for other in range(4) if other != player) / 3 for deal in self.per_deal]
+            [
+                deal[player] - sum(deal[other] for other in range(len(deal)) if other != player) / (len(deal) - 1)
+                for deal in self.per_deal
+            ]
         )
 
 
@@ -139,8 +158,9 @@ def run(
     budget: int = strong.DEFAULT_BUDGET,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    game: str = "classic",
 ) -> Summary:
-    jobs_list = [(seed, index, tuple(kinds), budget) for index in range(deals)]
+    jobs_list = [(seed, index, tuple(kinds), budget, game) for index in range(deals)]
     results: list[DealResult] = []
     if jobs > 1:
         import multiprocessing
@@ -162,7 +182,8 @@ def run(
             times.setdefault(key, []).extend(values)
         for key, values in result.cpu.items():
             cpu.setdefault(key, []).extend(values)
-    per_deal = [[sum(rotation[player] for rotation in result.points) / 4 for player in range(4)] for result in results]
+    seats = len(kinds)
+    per_deal = [[sum(rotation[player] for rotation in result.points) / seats for player in range(seats)] for result in results]
     return Summary(tuple(kinds), deals, per_deal, times, cpu)
 
 
@@ -192,7 +213,7 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 def report(summary: Summary, seed: int, budget: int) -> list[str]:
     lines = [
-        f"players {','.join(summary.kinds)}  deals {summary.deals} ({summary.deals * 4} rounds)"
+        f"players {','.join(summary.kinds)}  deals {summary.deals} ({summary.deals * len(summary.kinds)} rounds)"
         f"  seed {seed}  strong budget {budget}",
         "player kind    points/round  95% CI          vs others' average (95% CI)",
     ]
@@ -223,7 +244,8 @@ def timing_report(summary: Summary) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="copas tournament", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", default="strong,basic,basic,basic", help="four of: " + ", ".join(KINDS))
+    parser.add_argument("--players", default="strong,basic,basic,basic", help="one per seat (3, 4 or 5) of: " + ", ".join(KINDS))
+    parser.add_argument("--game", default="classic", choices=GAME_NAMES, help="the game the table plays")
     parser.add_argument("--deals", type=int, default=100, help="deals, each played 4 times (rotated)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -233,13 +255,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     kinds = tuple(kind.strip() for kind in args.players.split(","))
-    if len(kinds) != 4 or any(kind not in KINDS for kind in kinds):
-        parser.error(f"--players takes four of {', '.join(KINDS)}, comma-separated")
+    if len(kinds) not in PLAYER_COUNTS or any(kind not in KINDS for kind in kinds):
+        parser.error(f"--players takes 3, 4 or 5 of {', '.join(KINDS)}, comma-separated")
+    try:
+        tournament_rules(args.game, len(kinds))
+    except InvalidRuleSet as error:
+        parser.error(str(error))
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     progress = None if args.no_progress else ProgressBar()
-    summary = run(kinds, args.deals, args.seed, args.budget, args.jobs, progress)
-    for line in report(summary, args.seed, args.budget) + timing_report(summary):
+    summary = run(kinds, args.deals, args.seed, args.budget, args.jobs, progress, args.game)
+    for line in [f"game {args.game}, {len(kinds)} players"] + report(summary, args.seed, args.budget) + timing_report(summary):
         print(line)
     return 0
 

@@ -1,6 +1,8 @@
 """Benchmark of the rules engine: random complete matches, decisions, replay.
 
     .venv/bin/python bench/engine.py --matches 200 --seed 1
+    .venv/bin/python -m bench.engine --game black_maria --players 4
+    .venv/bin/python -m bench.engine --all-games       # each game, and classic with 3 and 5 players
 
 Plays N seeded random matches (every move chosen uniformly among
 `legal_moves`) and prints:
@@ -22,6 +24,7 @@ import statistics
 import sys
 import time
 from datetime import UTC, datetime, timedelta
+from collections.abc import Callable
 from pathlib import Path
 
 # Run as a script, this folder would come first on sys.path, where its other
@@ -30,46 +33,66 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from api.engine import Context, apply, deal, decide, legal_moves, replay  # noqa: E402
-from api.engine.commands import ChoosePass, PlayCard  # noqa: E402
+from api.engine import Context, deal, decide, legal_moves, replay  # noqa: E402
+from api.engine.commands import ChooseMoon, ChoosePass, Command, PlayCard  # noqa: E402
+from api.engine.decide import Decision, play_on  # noqa: E402
 from api.engine.events import MatchStarted, PlayerSeated, Recorded, TableCreated  # noqa: E402
-from api.engine.state import Options, TableState  # noqa: E402
+from api.engine.rule_set import CLASSIC, GAME_NAMES, RuleSet, resolve  # noqa: E402
+from api.engine.state import TableState  # noqa: E402
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-def seated_stream() -> list[Recorded]:
-    events = [TableCreated(0, "Ana", Options()), PlayerSeated(1, "Bia"), PlayerSeated(2, "Caio"), PlayerSeated(3, "Duda")]
+NAMES = ("Ana", "Bia", "Caio", "Duda", "Edu")
+
+
+def seated_stream(rules: RuleSet = CLASSIC) -> list[Recorded]:
+    events = [TableCreated(0, "Ana", rules)] + [PlayerSeated(seat, NAMES[seat]) for seat in rules.seats[1:]]
     return [Recorded(seq, T0, event) for seq, event in enumerate(events, start=1)]
 
 
-def play_match(state: TableState, rng: random.Random, stream: list[Recorded], timings: list[float] | None) -> TableState:
-    """Play the running match of `state` to its end with uniformly random legal moves."""
-    now = T0
-    ctx = Context(now=now, rng=rng)
-    clock = time.perf_counter
-    while state.is_running:
-        awaiting = state.awaiting
-        seat = awaiting[0] if len(awaiting) == 1 else rng.choice(awaiting)
-        start = clock()
+def random_player(rng: random.Random) -> Callable[[TableState, int], Command]:
+    """Every awaited seat answers at once with a uniformly random legal move."""
+
+    def choose(state: TableState, seat: int) -> Command:
+        rnd = state.round
+        if rnd is not None and rnd.moon_choice == seat:
+            return ChooseMoon(seat, rng.choice(("others_score", "shooter_subtracts")))
         moves = legal_moves(state, seat)
-        if state.round.is_passing:  # type: ignore[union-attr]
-            command = ChoosePass(seat, tuple(rng.sample(moves, 3)))
-        else:
-            command = PlayCard(seat, rng.choice(moves))
-        events = decide(state, command, ctx)
-        version = state.version
-        state = apply(state, events, now)
-        if timings is not None:
-            timings.append(clock() - start)
-        stream.extend(Recorded(version + i, now, event) for i, event in enumerate(events, start=1))
-    return state
+        if rnd is not None and rnd.is_passing:
+            return ChoosePass(seat, tuple(rng.sample(moves, 3)))
+        return PlayCard(seat, rng.choice(moves))
+
+    return choose
 
 
-def new_match(rng: random.Random) -> tuple[TableState, list[Recorded]]:
-    stream = seated_stream()
-    stream.append(Recorded(5, T0, MatchStarted(1)))
-    stream.append(Recorded(6, T0, deal(1, 1, rng)))
+def play_match(state: TableState, rng: random.Random, stream: list[Recorded], timings: list[float] | None) -> TableState:
+    """Play the running match of `state` to its end with uniformly random legal moves (through `play_on`).
+
+    A decision's time runs from one choice to the next: `legal_moves`, `decide`
+    and the state it leads to.
+    """
+    clock = time.perf_counter
+    marks: list[float] = []
+    choose = random_player(rng)
+
+    def timed(state: TableState, seat: int) -> Command:
+        marks.append(clock())
+        return choose(state, seat)
+
+    version = state.version
+    played = play_on(Decision((), state), Context(now=T0, rng=rng), timed)
+    marks.append(clock())
+    if timings is not None:
+        timings.extend(later - earlier for earlier, later in zip(marks, marks[1:]))
+    stream.extend(Recorded(version + i, T0, event) for i, event in enumerate(played, start=1))
+    return played.state
+
+
+def new_match(rng: random.Random, rules: RuleSet = CLASSIC) -> tuple[TableState, list[Recorded]]:
+    stream = seated_stream(rules)
+    stream.append(Recorded(len(stream) + 1, T0, MatchStarted(1)))
+    stream.append(Recorded(len(stream) + 1, T0, deal(1, 1, rng, rules)))
     return replay(stream), stream
 
 
@@ -82,10 +105,10 @@ def long_stream(rng: random.Random, at_least: int) -> list[Recorded]:
         state = play_match(state, rng, stream, None)
         if len(stream) >= at_least:
             return stream[:at_least]  # a prefix of a stream is a state the table was in
-        events = decide(state, Rematch(0), Context(now=T0, rng=rng))
+        decision = decide(state, Rematch(0), Context(now=T0, rng=rng))
         version = state.version
-        state = apply(state, events, T0)
-        stream.extend(Recorded(version + i, T0, event) for i, event in enumerate(events, start=1))
+        stream.extend(Recorded(version + i, T0, event) for i, event in enumerate(decision, start=1))
+        state = decision.state
 
 
 def replay_times(stream: list[Recorded], repeats: int) -> tuple[float, float, float]:
@@ -104,8 +127,39 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=200, help="random matches to play (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random moves and deals")
     parser.add_argument("--repeats", type=int, default=50, help="repeats of each replay timing (median)")
+    parser.add_argument("--game", default="classic", choices=GAME_NAMES)
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument("--all-games", action="store_true", help="rounds per second of each game (and classic with 3 and 5 players)")
     args = parser.parse_args(argv)
+    if args.all_games:
+        print("rounds per second of random play, median over matches (CPU time), per rule set:")
+        tables = [(game, 4) for game in GAME_NAMES] + [("classic", 3), ("classic", 5)]
+        for game, players in tables:
+            rules = resolve({"game": game, "players": players})
+            median, rounds, per_round = rounds_per_second(rules, args.matches, args.seed)
+            print(f"  {game:<12} {players} players  {median:8,.0f} rounds/s  ({rounds} rounds, {per_round:.0f} us per round)")
+        return
+    rules = resolve({"game": args.game, "players": args.players})
+    run_benchmark(rules, args)
 
+
+def rounds_per_second(rules: RuleSet, matches: int, seed: int) -> tuple[float, int, float]:
+    """The median rounds per CPU second over `matches` random matches, the rounds played, and us per round."""
+    rng = random.Random(seed)
+    per_match, rounds, spent = [], 0, 0.0
+    for _ in range(matches):
+        began = time.process_time()
+        state, stream = new_match(rng, rules)
+        state = play_match(state, rng, stream, None)
+        took = time.process_time() - began
+        played = len(state.match.history)  # type: ignore[union-attr]
+        per_match.append(played / max(took, 1e-9))
+        rounds += played
+        spent += took
+    return statistics.median(per_match), rounds, spent / max(rounds, 1) * 1e6
+
+
+def run_benchmark(rules: RuleSet, args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     timings: list[float] = []
     rounds = 0
@@ -114,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
     start, start_cpu = time.perf_counter(), time.process_time()
     for _ in range(args.matches):
         match_start = time.process_time()
-        state, stream = new_match(rng)
+        state, stream = new_match(rng, rules)
         state = play_match(state, rng, stream, timings)
         played = len(state.match.history)  # type: ignore[union-attr]
         per_match.append(played / max(time.process_time() - match_start, 1e-9))
@@ -130,9 +184,10 @@ def main(argv: list[str] | None = None) -> None:
     micro = sorted(t * 1e6 for t in timings)
     print("Copas engine benchmark, one core. The machine is noisy (shared CPU, frequency scaling):")
     print("figures are medians (best and CPU-time figures beside them); compare runs on one machine.")
+    print(f"  rule set                {rules.game}, {rules.players} players")
     print(f"  matches played          {args.matches} (seed {args.seed}): {rounds} rounds, {len(timings)} decisions, {elapsed:.2f} s wall, {elapsed_cpu:.2f} s CPU")
     print(f"  rounds per second       {statistics.median(per_match):,.0f} median over matches (CPU time); overall {rounds / elapsed:,.0f} wall, {rounds / elapsed_cpu:,.0f} per CPU second   (target >= 1,000)")
-    print(f"  us per decision         median {statistics.median(micro):.1f}, mean {statistics.fmean(micro):.1f}, best {micro[0]:.1f}, p99 {micro[int(len(micro) * 0.99)]:.1f}   (legal_moves + decide + apply)")
+    print(f"  us per decision         median {statistics.median(micro):.1f}, mean {statistics.fmean(micro):.1f}, best {micro[0]:.1f}, p99 {micro[int(len(micro) * 0.99)]:.1f}   (legal_moves + decide, which returns the new state)")
     for label, stream, target in (("replay 100-point match", typical, ""), ("replay long stream", long, "   (target < 10 ms for ~1,500)")):
         median, best, cpu = replay_times(stream, args.repeats)
         print(f"  {label:<23} {median:.2f} ms median, {best:.2f} best, {cpu:.2f} CPU, for {len(stream)} events ({median * 1e3 / len(stream):.1f} us/event){target}")

@@ -1,6 +1,7 @@
 """The rules of Copas as pure, replayable code: standard library only.
 
-    decide(state, command, context) -> events      (or a named RuleViolation)
+    decide(state, command, context) -> Decision     (events and the state after them, or a named RuleViolation)
+    play_on(decision, context, chooser) -> Decision (the inline seats answer until none does)
     evolve(state, recorded) -> state                (never raises)
     replay(stream) -> state
     table_view(state, viewer), legal_moves(state, seat), playable(state, seat)

@@ -12,20 +12,23 @@ a round ends (however it ends) its deal, salt and passes become public;
 when a match ends, every card of it is.
 
 `StreamAuditor` replays a stored stream event by event and, before applying
-each one, checks that it is a decision the rules allowed: `evolve` trusts
-events and never raises, so a tampered or corrupted stream would otherwise
-replay silently into a different game.
+each one, checks that it is a decision the rules allowed: it rebuilds the
+command from the event and requires `decide` to produce that same event
+(`evolve` trusts events and never raises, so a tampered or corrupted stream
+would otherwise replay silently into a different game). The deal checks
+stay apart: a deal is chance, not a decision.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .cards import DECK, sorted_cards
+from .cards import sorted_cards
 from .commitment import commitment_matches
 from .events import (
     BotSeated,
@@ -33,6 +36,7 @@ from .events import (
     Event,
     MatchAbandoned,
     MatchStarted,
+    MoonChosen,
     PassChosen,
     PlayerSeated,
     PreferencesChanged,
@@ -44,10 +48,27 @@ from .events import (
     TableCreated,
 )
 from .evolve import evolve
-from .rules import giver_to, play_violation, receiver_of
-from .state import SEATS, Direction, Match, Revoke, Round, RoundRecord, TableState, Trick
+from .commands import (
+    Abandon,
+    Accuse,
+    ChangePreferences,
+    ChooseMoon,
+    ChoosePass,
+    Command,
+    CreateTable,
+    Join,
+    PlayCard,
+    Rematch,
+    Resign,
+    SeatBots,
+)
+from .decide import Context, decide
+from .errors import RuleViolation
+from .rules import receiver_of
+from .state import Direction, Match, Round, RoundRecord, TableState, Trick
 from .viewers import Viewer
 from .views import options_entry, result_entry
+from .visibility import may_see_hand, may_see_pass, may_see_salt
 
 STALL_SECONDS = 48 * 3600
 
@@ -63,17 +84,17 @@ def audit_record(state: TableState, viewer: Viewer) -> dict[str, Any]:
         "seats": [
             {"seat": seat, "name": info.name, "kind": info.kind.value} for seat, info in enumerate(state.seats)
         ],
-        "matches": [_match_entry(match, viewer) for match in state.matches],
+        "matches": [_match_entry(state, match, viewer) for match in state.matches],
     }
 
 
-def _match_entry(match: Match, viewer: Viewer) -> dict[str, Any]:
+def _match_entry(state: TableState, match: Match, viewer: Viewer) -> dict[str, Any]:
     finished = match.result is not None
-    rounds = [_round_entry(record.round, record, None, True, viewer) for record in match.history]
+    rounds = [_round_entry(state, match, record.round, record, None, viewer) for record in match.history]
     if match.round is not None:
         # The running round, or the unfinished round of a resigned or abandoned match.
         reason = match.result.reason.value if match.result is not None else None
-        rounds.append(_round_entry(match.round, None, reason, finished, viewer))
+        rounds.append(_round_entry(state, match, match.round, None, reason, viewer))
     return {
         "match": match.number,
         "status": "finished" if finished else "running",
@@ -84,8 +105,9 @@ def _match_entry(match: Match, viewer: Viewer) -> dict[str, Any]:
 
 
 def _round_entry(
-    rnd: Round, record: RoundRecord | None, cut_short: str | None, public: bool, viewer: Viewer
+    state: TableState, match: Match, rnd: Round, record: RoundRecord | None, cut_short: str | None, viewer: Viewer
 ) -> dict[str, Any]:
+    public = may_see_salt(state, match.number, rnd.number)
     if record is not None:
         ended = "accusation" if record.accusation is not None else "tricks"
     else:
@@ -95,9 +117,9 @@ def _round_entry(
         "pass_direction": rnd.direction.value,
         "ended": ended,
         "commitment": rnd.commitment,
-        "deal": _deal_entry(rnd, public, viewer),
+        "deal": _deal_entry(state, match, rnd, viewer),
         "commitment_ok": commitment_matches(rnd.commitment, rnd.dealt, rnd.salt) if public else None,
-        "passes": _passes_entry(rnd, public, viewer),
+        "passes": _passes_entry(state, match, rnd, viewer),
         "tricks": [_trick_entry(trick) for trick in rnd.tricks],
         "current_trick": _trick_entry(rnd.trick) if record is None and rnd.trick.cards else None,
         "points": list(record.points) if record is not None else None,
@@ -107,31 +129,29 @@ def _round_entry(
     }
 
 
-def _deal_entry(rnd: Round, public: bool, viewer: Viewer) -> dict[str, Any]:
-    if public:
-        return {"hands": [list(hand) for hand in rnd.dealt], "salt": rnd.salt}
+def _deal_entry(state: TableState, match: Match, rnd: Round, viewer: Viewer) -> dict[str, Any]:
     # Until the round ends a seat sees its own dealt hand, and nobody the salt.
     return {
-        "hands": [list(hand) if seat == viewer.seat else None for seat, hand in enumerate(rnd.dealt)],
-        "salt": None,
+        "hands": [
+            list(hand) if may_see_hand(state, viewer, match.number, rnd.number, seat) else None
+            for seat, hand in enumerate(rnd.dealt)
+        ],
+        "salt": rnd.salt if may_see_salt(state, match.number, rnd.number) else None,
     }
 
 
-def _passes_entry(rnd: Round, public: bool, viewer: Viewer) -> list[dict[str, Any]] | None:
+def _passes_entry(state: TableState, match: Match, rnd: Round, viewer: Viewer) -> list[dict[str, Any]] | None:
     if rnd.direction is Direction.NONE:
         return None
     entries = []
-    for seat in SEATS:
+    for seat in rnd.rules.seats:
         cards = rnd.passes[seat]
         chosen = cards is not None
-        visible = public or seat == viewer.seat
-        # The receiver learns what it got once the cards have moved.
-        if not visible and viewer.seat is not None and rnd.exchanged:
-            visible = giver_to(viewer.seat, rnd.direction) == seat
+        visible = may_see_pass(state, viewer, match.number, rnd.number, seat)
         entries.append(
             {
                 "seat": seat,
-                "to": receiver_of(seat, rnd.direction),
+                "to": receiver_of(seat, rnd.direction, rnd.rules.players),
                 "chosen": chosen,
                 "cards": list(sorted_cards(cards)) if chosen and visible and cards is not None else None,
             }
@@ -173,19 +193,18 @@ class Finding:
 
 
 _SALT = re.compile(r"^[0-9a-f]{64}$")
-_DECK = frozenset(DECK)
 
 
 class StreamAuditor:
     """Replays one table's stream and checks every event before applying it.
 
-    Checks: seqs run 1, 2, 3, ... without gaps; each event was a legal
-    decision in the state before it (the turn, the phase, the card rules of
-    `play_violation` with the table's revoke option, passes from the dealt
-    hand, accusations and abandonments as `decide` would have settled them);
-    each deal is 4 sorted hands of 13 forming the 52-card deck, with a salt of
-    64 hex digits and a commitment that matches; a running match always has a
-    round dealt.
+    Checks: seqs run 1, 2, 3, ... without gaps; each event a player's command
+    caused is what `decide` answers to that command, rebuilt from the event,
+    in the state before it (so the rules are checked by the rules themselves,
+    for every rule set); the table's own follow-ups (the first match's start,
+    the deals) come when they should; each deal is one sorted hand per seat
+    forming the rule set's deck, with a salt of 64 hex digits and a commitment
+    that matches; a running match always has a round dealt.
     """
 
     def __init__(self, stall_seconds: float = STALL_SECONDS) -> None:
@@ -207,12 +226,12 @@ class StreamAuditor:
             self._expected_seq = max(self._expected_seq, seq + 1)
         state = self.state
         event = recorded.event
-        if state.created:
-            check = _CHECKS.get(type(event))
-            problem = check(self, state, event, recorded.at) if check is not None else None
+        if state.created or type(event) is TableCreated:
+            check = _CHECKS.get(type(event), _decided)
+            problem = check(self, state, event, recorded.at)
             if problem is not None:
                 self.report(seq, problem[0], f"{event.type}: {problem[1]}")
-        elif type(event) is not TableCreated:
+        else:
             self.report(seq, "not_created", f"{event.type} before the table was created")
         # A running match without a round is dealt one at once (in the same command).
         matches = state.matches
@@ -238,60 +257,82 @@ class StreamAuditor:
 
 
 Problem = tuple[str, str] | None
+_NO_CHANCE = random.Random(0)  # the follow-ups' deals of a re-decided command are never compared
 
 
-def _table_created(auditor: StreamAuditor, state: TableState, event: TableCreated, at: datetime) -> Problem:
-    if state.created:
-        return "illegal_event", "the table was already created"
-    if event.seat != 0:
-        return "illegal_event", "the creator takes seat 0"
+def _decided(auditor: StreamAuditor, state: TableState, event: Event, at: datetime) -> Problem:
+    """Rebuild the command that `event` records and require `decide` to answer with that same event."""
+    command = _command_of(event)
+    if command is None:
+        return "illegal_event", "the stored event has withheld fields"
+    context = Context(now=at, rng=_NO_CHANCE, stall_seconds=auditor.stall_seconds)
+    try:
+        decided = decide(state, command, context)
+    except RuleViolation as violation:
+        return _refused(state, event, violation)
+    except (IndexError, KeyError, TypeError, ValueError) as error:  # a tampered field no command can carry
+        return "illegal_event", f"no command makes it ({error})"
+    if not decided or decided[0] != event:
+        made = decided[0] if decided else None
+        return "illegal_event", f"the command it records makes {_describe(made)} instead"
     return None
 
 
-def _seat_taken(state: TableState, seat: int) -> Problem:
-    if state.match is not None:
-        return "illegal_event", "seats are filled before the match starts"
-    if not 0 <= seat < 4 or not state.seats[seat].is_empty:
-        return "illegal_event", f"seat {seat} is not empty"
-    return None
+def _refused(state: TableState, event: Event, violation: RuleViolation) -> Problem:
+    if isinstance(event, CardPlayed):
+        rnd = state.round
+        trick = f" on trick {rnd.trick.number}" if rnd is not None else ""
+        return "illegal_play", f"seat {event.seat} played {event.card}{trick}: {violation.code} ({violation.detail})"
+    return "illegal_event", f"{violation.code}: {violation.detail}"
 
 
-def _player_seated(auditor: StreamAuditor, state: TableState, event: PlayerSeated, at: datetime) -> Problem:
-    problem = _seat_taken(state, event.seat)
-    if problem is None and event.seat != state.empty_seats[0]:
-        return "illegal_event", f"a joiner takes the lowest empty seat ({state.empty_seats[0]}), not {event.seat}"
-    return problem
+def _describe(event: Event | None) -> str:
+    return "nothing" if event is None else f"{event.type} {_fields_of(event)}"
 
 
-def _bot_seated(auditor: StreamAuditor, state: TableState, event: BotSeated, at: datetime) -> Problem:
-    return _seat_taken(state, event.seat)
+def _fields_of(event: Event) -> dict[str, Any]:
+    return {name: getattr(event, name) for name in event.__dataclass_fields__}
 
 
-def _spectator_joined(auditor: StreamAuditor, state: TableState, event: SpectatorJoined, at: datetime) -> Problem:
-    if event.spectator != len(state.spectators) + 1:
-        return "illegal_event", f"spectator {event.spectator} joins as number {len(state.spectators) + 1}"
-    return None
+def _command_of(event: Event) -> Command | None:
+    """The command whose decision `event` is the first event of (None: its fields are withheld)."""
+    if isinstance(event, TableCreated):
+        return CreateTable(event.name, event.options)
+    if isinstance(event, (PlayerSeated, SpectatorJoined)):
+        return Join(event.name)
+    if isinstance(event, BotSeated):
+        return SeatBots(0, (event.seat,), event.level)
+    if isinstance(event, PreferencesChanged):
+        return ChangePreferences(event.seat, event.spectator, event.name, event.deck_design)
+    if isinstance(event, PassChosen):
+        return None if event.cards is None else ChoosePass(event.seat, tuple(event.cards))
+    if isinstance(event, CardPlayed):
+        return PlayCard(event.seat, event.card)
+    if isinstance(event, RevokeAccused):
+        return Accuse(event.seat, event.accused)
+    if isinstance(event, MoonChosen):
+        return ChooseMoon(event.seat, event.choice)
+    if isinstance(event, Resigned):
+        return Resign(event.seat)
+    if isinstance(event, MatchAbandoned):
+        return Abandon(event.seat)
+    if isinstance(event, MatchStarted) and event.requested_by is not None:
+        return Rematch(event.requested_by)
+    raise TypeError(f"{event.type} is no command's first event")
 
 
-def _preferences_changed(auditor: StreamAuditor, state: TableState, event: PreferencesChanged, at: datetime) -> Problem:
-    if event.seat is not None:
-        return None if 0 <= event.seat < 4 and not state.seats[event.seat].is_empty else ("illegal_event", f"seat {event.seat} is empty")
-    if not any(s.number == event.spectator for s in state.spectators):
-        return "illegal_event", f"no spectator {event.spectator}"
-    return None
+# -- the table's own follow-ups, and the deal (checked apart) ----------------------------
 
 
 def _match_started(auditor: StreamAuditor, state: TableState, event: MatchStarted, at: datetime) -> Problem:
-    match = state.match
-    if match is None:
-        if state.empty_seats:
-            return "illegal_event", f"the match starts with empty seats {list(state.empty_seats)}"
-        return None if event.match == 1 else ("illegal_event", f"the first match is numbered {event.match}")
-    if match.result is None:
-        return "illegal_event", f"match {match.number} is still running"
-    if event.match != match.number + 1:
-        return "illegal_event", f"match {event.match} follows match {match.number}"
-    return None
+    if event.requested_by is not None:
+        return _decided(auditor, state, event, at)  # a rematch
+    # The first match starts by itself when the last seat is filled.
+    if state.match is not None:
+        return "illegal_event", f"match {event.match} starts by itself after match {state.match.number}"
+    if state.empty_seats:
+        return "illegal_event", f"the match starts with empty seats {list(state.empty_seats)}"
+    return None if event.match == 1 else ("illegal_event", f"the first match is numbered {event.match}")
 
 
 def _round_dealt(auditor: StreamAuditor, state: TableState, event: RoundDealt, at: datetime) -> Problem:
@@ -305,9 +346,12 @@ def _round_dealt(auditor: StreamAuditor, state: TableState, event: RoundDealt, a
     hands = event.hands
     if event.salt is None or any(hand is None for hand in hands):
         return "bad_deal", "the stored deal has withheld hands or salt"
+    rules = state.options
     cards = [card for hand in hands for card in hand]  # type: ignore[union-attr]
-    if len(hands) != 4 or any(len(hand) != 13 for hand in hands) or len(cards) != 52 or set(cards) != _DECK:  # type: ignore[arg-type]
-        return "bad_deal", "the four hands are not 13 cards each of one 52-card deck"
+    deck = rules.deck
+    if len(hands) != rules.players or any(len(hand) != rules.hand_size for hand in hands) or len(cards) != len(deck) or set(cards) != set(deck):  # type: ignore[arg-type]
+        players = {4: "four", 3: "three", 5: "five"}[rules.players]
+        return "bad_deal", f"the {players} hands are not {rules.hand_size} cards each of one {len(deck)}-card deck"
     if any(tuple(hand) != sorted_cards(hand) for hand in hands):  # type: ignore[arg-type]
         return "bad_deal", "a hand is not sorted by suit C D H S, then rank"
     if not _SALT.match(event.salt):
@@ -317,96 +361,7 @@ def _round_dealt(auditor: StreamAuditor, state: TableState, event: RoundDealt, a
     return None
 
 
-def _running_round(state: TableState) -> Round | None:
-    return state.round
-
-
-def _pass_chosen(auditor: StreamAuditor, state: TableState, event: PassChosen, at: datetime) -> Problem:
-    rnd = _running_round(state)
-    if rnd is None:
-        return "illegal_event", "no round is being played"
-    if rnd.direction is Direction.NONE:
-        return "illegal_event", "no pass this round"
-    if not rnd.is_passing:
-        return "illegal_event", "the cards were already exchanged"
-    if event.match != state.match.number or event.round != rnd.number:  # type: ignore[union-attr]
-        return "illegal_event", f"labelled match {event.match} round {event.round}"
-    if rnd.passes[event.seat] is not None:
-        return "illegal_event", f"seat {event.seat} had already passed"
-    cards = event.cards
-    if cards is None:
-        return "illegal_event", "the stored pass has withheld cards"
-    if len(cards) != 3 or len(set(cards)) != 3:
-        return "illegal_event", "a pass is three distinct cards"
-    missing = [card for card in cards if card not in rnd.dealt[event.seat]]
-    if missing:
-        return "illegal_event", f"seat {event.seat} passes {missing} that it was not dealt"
-    return None
-
-
-def _card_played(auditor: StreamAuditor, state: TableState, event: CardPlayed, at: datetime) -> Problem:
-    # The hot path (52 of every ~56 events): the properties are spelled out.
-    match = state.matches[-1] if state.matches else None
-    rnd = match.round if match is not None and match.result is None else None
-    if rnd is None:
-        return "illegal_event", "no round is being played"
-    if not rnd.exchanged:
-        return "illegal_event", "the seats are still passing"
-    trick = rnd.trick
-    seat = event.seat
-    turn = (trick.leader + len(trick.cards)) % 4
-    if seat != turn:
-        return "illegal_play", f"seat {seat} played {event.card} on seat {turn}'s turn"
-    revoke_allowed = state.options.revoke is Revoke.ALLOWED and not state.seats[seat].is_bot
-    violation = play_violation(rnd, seat, event.card, revoke_allowed=revoke_allowed)
-    if violation is not None:
-        return "illegal_play", f"seat {seat} played {event.card} on trick {trick.number}: {violation.code}"
-    return None
-
-
-def _revoke_accused(auditor: StreamAuditor, state: TableState, event: RevokeAccused, at: datetime) -> Problem:
-    rnd = _running_round(state)
-    if rnd is None or rnd.is_passing:
-        return "illegal_event", "accusations are made while the tricks are played"
-    if state.options.revoke is Revoke.PREVENTED:
-        return "illegal_event", "the table prevents revokes"
-    if event.accused == event.seat or not state.seats[event.seat].is_human:
-        return "illegal_event", f"seat {event.seat} may not accuse seat {event.accused}"
-    found = event.accused in rnd.revokers
-    penalized = event.accused if found else event.seat
-    if event.revoke_found != found or event.penalized_seat != penalized:
-        return "illegal_event", f"recorded revoke_found={event.revoke_found}, penalized {event.penalized_seat}; the plays say {found}, {penalized}"
-    return None
-
-
-def _resigned(auditor: StreamAuditor, state: TableState, event: Resigned, at: datetime) -> Problem:
-    if not state.is_running:
-        return "illegal_event", "no match is running"
-    return None
-
-
-def _match_abandoned(auditor: StreamAuditor, state: TableState, event: MatchAbandoned, at: datetime) -> Problem:
-    if not state.is_running:
-        return "illegal_event", "no match is running"
-    if tuple(event.awaited) != state.awaiting or event.seat in state.awaiting:
-        return "illegal_event", f"awaited {list(event.awaited)} by seat {event.seat}; the table awaited {list(state.awaiting)}"
-    since = state.awaiting_since
-    if since is None or (at - since).total_seconds() <= auditor.stall_seconds:
-        return "illegal_event", "the table had not waited long enough"
-    return None
-
-
 _CHECKS: dict[type[Event], Callable[[StreamAuditor, TableState, Any, datetime], Problem]] = {
-    TableCreated: _table_created,
-    PlayerSeated: _player_seated,
-    BotSeated: _bot_seated,
-    SpectatorJoined: _spectator_joined,
-    PreferencesChanged: _preferences_changed,
     MatchStarted: _match_started,
     RoundDealt: _round_dealt,
-    PassChosen: _pass_chosen,
-    CardPlayed: _card_played,
-    RevokeAccused: _revoke_accused,
-    Resigned: _resigned,
-    MatchAbandoned: _match_abandoned,
 }

@@ -47,6 +47,14 @@ class Accuse:
 
 
 @dataclass(frozen=True)
+class ChooseMoon:
+    """The shooter's choice, under `moon: shooter_chooses`: others_score or shooter_subtracts."""
+
+    seat: int
+    choice: str
+
+
+@dataclass(frozen=True)
 class Resign:
     seat: int
 
@@ -69,4 +77,6 @@ class ChangePreferences:
     deck_design: str | None = None
 
 
-Command = CreateTable | Join | SeatBots | ChoosePass | PlayCard | Accuse | Resign | Abandon | Rematch | ChangePreferences
+Command = (
+    CreateTable | Join | SeatBots | ChoosePass | PlayCard | Accuse | ChooseMoon | Resign | Abandon | Rematch | ChangePreferences
+)

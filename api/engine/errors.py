@@ -68,6 +68,14 @@ class InvalidPass(InvalidCommand):
     """A pass is exactly three distinct cards."""
 
 
+class InvalidSeat(InvalidCommand):
+    """The seat named is not a seat of this table (3, 4 or 5 seats, per its rule set)."""
+
+    def __init__(self, detail: str, field: str) -> None:
+        super().__init__(detail)
+        self.field = field  # the request field that named it
+
+
 class MustLeadTwoOfClubs(RuleViolation):
     """The first trick of a round is led with the two of clubs."""
 

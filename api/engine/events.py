@@ -102,6 +102,13 @@ class RevokeAccused(Event):
 
 
 @dataclass(frozen=True)
+class MoonChosen(Event):
+    type: ClassVar[str] = "moon_chosen"
+    seat: int  # the shooter
+    choice: str  # others_score | shooter_subtracts
+
+
+@dataclass(frozen=True)
 class Resigned(Event):
     type: ClassVar[str] = "resigned"
     seat: int
@@ -135,6 +142,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         PassChosen,
         CardPlayed,
         RevokeAccused,
+        MoonChosen,
         Resigned,
         MatchAbandoned,
         PreferencesChanged,

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
-from .cards import HEARTS, TWO_OF_CLUBS, Card, sorted_cards
+from .cards import HEARTS, QUEEN_OF_SPADES, sorted_cards
 from .events import (
     BotSeated,
     CardPlayed,
     Event,
     MatchAbandoned,
     MatchStarted,
+    MoonChosen,
     PassChosen,
     PlayerSeated,
     PreferencesChanged,
@@ -30,7 +31,10 @@ from .events import (
 from .results import forfeit_result, target_result
 from .rules import (
     accusation_points,
+    first_leader,
     has_suit,
+    moon_shooter,
+    needs_moon_choice,
     pass_direction,
     receiver_of,
     round_points,
@@ -38,7 +42,6 @@ from .rules import (
     trick_winner,
 )
 from .state import (
-    NO_POINTS,
     Accusation,
     Direction,
     EndReason,
@@ -81,7 +84,8 @@ def replay(stream: Iterable[Recorded], state: TableState | None = None) -> Table
 
 
 def _table_created(state: TableState, event: TableCreated, at: datetime) -> TableState:
-    seats = (Seat(SeatKind.HUMAN, event.name),) + state.seats[1:]
+    # One seat per player of the rule set; the creator takes seat 0.
+    seats = (Seat(SeatKind.HUMAN, event.name),) + (Seat(),) * (event.options.players - 1)
     return evolved(state, created=True, options=event.options, seats=seats)
 
 
@@ -99,7 +103,7 @@ def _spectator_joined(state: TableState, event: SpectatorJoined, at: datetime) -
 
 def _preferences_changed(state: TableState, event: PreferencesChanged, at: datetime) -> TableState:
     changes = {key: value for key, value in (("name", event.name), ("deck_design", event.deck_design)) if value is not None}
-    if event.seat is not None and 0 <= event.seat < 4:
+    if event.seat is not None and 0 <= event.seat < len(state.seats):
         return _with_seat(state, event.seat, evolved(state.seats[event.seat], **changes))
     spectators = tuple(
         evolved(spectator, **changes) if spectator.number == event.spectator else spectator
@@ -118,7 +122,7 @@ def _with_seat(state: TableState, seat: int, value: Seat) -> TableState:
 
 
 def _match_started(state: TableState, event: MatchStarted, at: datetime) -> TableState:
-    return evolved(state, matches=state.matches + (Match(event.match),))
+    return evolved(state, matches=state.matches + (Match(event.match, scores=state.options.no_points),))
 
 
 def _resigned(state: TableState, event: Resigned, at: datetime) -> TableState:
@@ -135,7 +139,7 @@ def _finish(state: TableState, losers: tuple[int, ...], reason: EndReason) -> Ta
     match = state.match
     if match is None or match.result is not None:
         return state
-    result = forfeit_result(match.scores, losers, reason)
+    result = forfeit_result(match.scores, losers, reason, state.options)
     return _with_match(state, evolved(match, result=result))
 
 
@@ -150,9 +154,10 @@ def _round_dealt(state: TableState, event: RoundDealt, at: datetime) -> TableSta
     match = state.match
     if match is None:
         return state
+    rules = state.options
     dealt = tuple(tuple(hand or ()) for hand in event.hands)
     hands = tuple(frozenset(hand) for hand in dealt)
-    direction = pass_direction(event.round)
+    direction = pass_direction(event.round, rules)
     rnd = Round(
         number=event.round,
         direction=direction,
@@ -160,16 +165,17 @@ def _round_dealt(state: TableState, event: RoundDealt, at: datetime) -> TableSta
         salt=event.salt or "",
         commitment=event.commitment,
         hands=hands,
-        passes=(None, None, None, None),
-        # Round 4 of every cycle has no pass: the tricks start at once.
+        passes=(None,) * rules.players,
+        # A round without a pass (round 4 of the classic cycle): the tricks start at once.
         exchanged=direction is Direction.NONE,
-        trick=Trick(1, _holder_of_two_of_clubs(hands)),
+        trick=Trick(1, first_leader(hands, event.round, rules)),
         tricks=(),
-        taken=NO_POINTS,
-        tricks_taken=NO_POINTS,
+        taken=rules.no_points,
+        tricks_taken=rules.no_points,
         hearts_broken=False,
         revokes=(),
         awaiting_since=at,
+        rules=rules,
     )
     return _with_match(state, evolved(match, round=rnd))
 
@@ -191,16 +197,17 @@ def _pass_chosen(state: TableState, event: PassChosen, at: datetime) -> TableSta
 
 
 def _exchange(rnd: Round, at: datetime) -> Round:
-    # The exchange happens at once when the fourth choice arrives.
+    # The exchange happens at once when the last choice arrives.
     hands = list(rnd.hands)
+    players = rnd.rules.players
     for giver, cards in enumerate(rnd.passes):
-        receiver = receiver_of(giver, rnd.direction)
+        receiver = receiver_of(giver, rnd.direction, players)
         hands[receiver] = hands[receiver] | frozenset(cards or ())
     return evolved(
         rnd,
         hands=tuple(hands),
         exchanged=True,
-        trick=Trick(1, _holder_of_two_of_clubs(hands)),
+        trick=Trick(1, first_leader(hands, rnd.number, rnd.rules)),
         awaiting_since=at,
     )
 
@@ -224,9 +231,10 @@ def _card_played(state: TableState, event: CardPlayed, at: datetime) -> TableSta
         if card[1] != led and has_suit(hand, led):
             revokes = revokes + ((seat, trick.number),)
     cards = trick.cards + ((seat, card),)
-    # Any heart breaks hearts; the queen of spades does not.
-    hearts_broken = rnd.hearts_broken or card[1] == HEARTS
-    if len(cards) < 4:
+    rules = rnd.rules
+    # Any heart breaks hearts; the queen of spades only where the rule set says so.
+    hearts_broken = rnd.hearts_broken or card[1] == HEARTS or (card == QUEEN_OF_SPADES and rules.queen_breaks_hearts)
+    if len(cards) < rules.players:
         rnd = evolved(
             rnd,
             hands=tuple(hands),
@@ -244,8 +252,12 @@ def _card_played(state: TableState, event: CardPlayed, at: datetime) -> TableSta
         awaiting_since=at,
         **_complete_trick(rnd, evolved(trick, cards=cards)),
     )
-    if len(rnd.tricks) == 13:
-        points, moon = round_points(rnd.taken)
+    if len(rnd.tricks) == rules.hand_size:
+        if needs_moon_choice(rnd):
+            # A moon under `shooter_chooses`: the round waits for its shooter.
+            rnd = evolved(rnd, moon_choice=moon_shooter(rnd))
+            return _with_match(state, evolved(match, round=rnd))
+        points, moon = round_points(rnd)
         return _end_round(state, match, rnd, points, moon, None)
     return _with_match(state, evolved(match, round=rnd))
 
@@ -255,7 +267,7 @@ def _complete_trick(rnd: Round, trick: Trick) -> dict[str, object]:
     # The highest card of the led suit wins the trick; the winner leads the next.
     winner = trick_winner(trick)
     taken = list(rnd.taken)
-    taken[winner] += trick_points(trick)
+    taken[winner] += trick_points(trick, rnd.rules)
     tricks_taken = list(rnd.tricks_taken)
     tricks_taken[winner] += 1
     return {
@@ -273,7 +285,17 @@ def _revoke_accused(state: TableState, event: RevokeAccused, at: datetime) -> Ta
         return state
     # The round ends at once: 26 to the penalized seat, 0 to the others.
     accusation = Accusation(event.seat, event.accused, event.revoke_found, event.penalized_seat)
-    return _end_round(state, match, rnd, accusation_points(event.penalized_seat), None, accusation)
+    return _end_round(state, match, rnd, accusation_points(event.penalized_seat, rnd.rules), None, accusation)
+
+
+def _moon_chosen(state: TableState, event: MoonChosen, at: datetime) -> TableState:
+    match = state.match
+    rnd = match.round if match is not None else None
+    if rnd is None or rnd.moon_choice is None:
+        return state
+    # The shooter's choice settles how the moon is paid; the round ends.
+    points, moon = round_points(rnd, event.choice)
+    return _end_round(state, match, evolved(rnd, moon_choice=None), points, moon, None)
 
 
 def _end_round(
@@ -291,12 +313,6 @@ def _end_round(
     return _with_match(state, evolved(match, scores=scores, history=match.history + (record,), round=None, result=result))
 
 
-def _holder_of_two_of_clubs(hands: tuple[frozenset[Card], ...] | list[frozenset[Card]]) -> int:
-    # Trick 1: the holder of the two of clubs leads.
-    for seat, hand in enumerate(hands):
-        if TWO_OF_CLUBS in hand:
-            return seat
-    return 0
 
 
 _APPLY: dict[type[Event], Callable[[TableState, Event, datetime], TableState]] = {
@@ -310,6 +326,7 @@ _APPLY: dict[type[Event], Callable[[TableState, Event, datetime], TableState]] =
     PassChosen: _pass_chosen,
     CardPlayed: _card_played,
     RevokeAccused: _revoke_accused,
+    MoonChosen: _moon_chosen,
     Resigned: _resigned,
     MatchAbandoned: _match_abandoned,
 }  # type: ignore[dict-item]

@@ -1,10 +1,9 @@
 """What of the event log a viewer may see now.
 
-Every event stays listed; only hidden fields are withheld (`None`):
-- a deal: the other seats' hands and the salt, until that round ends;
-- a pass: its cards, until the round ends, except to the seat that passed
-  and, once the cards have moved, to the seat that received them.
-After a match is finished, every card of it is public.
+Every event stays listed; only hidden fields are withheld (`None`), as
+`api.engine.visibility` decides: a deal's other hands and salt until that
+round ends; a pass's cards except to the seat that passed, to the receiver
+once the cards have moved, and to everyone once the round ends.
 """
 
 from __future__ import annotations
@@ -12,37 +11,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from .events import PassChosen, Recorded, RoundDealt
-from .rules import receiver_of
 from .state import TableState, evolved
 from .viewers import Viewer
+from .visibility import is_round_over, may_see_hand, may_see_pass, may_see_salt
 
-
-def is_round_over(state: TableState, match_number: int, round_number: int) -> bool:
-    """Has round `round_number` of match `match_number` ended (so its deal is public)?"""
-    match = state.match
-    if match is None or match_number < match.number:
-        return True
-    if match.result is not None:
-        return True
-    current = match.round
-    return current is None or round_number < current.number
+__all__ = ["is_round_over", "visible_event", "visible_events"]
 
 
 def visible_event(state: TableState, recorded: Recorded, viewer: Viewer) -> Recorded:
     """The event as `viewer` may see it, given the current state of the table."""
     event = recorded.event
     if isinstance(event, RoundDealt):
-        if is_round_over(state, event.match, event.round):
+        if may_see_salt(state, event.match, event.round):
             return recorded
-        hands = tuple(hand if seat == viewer.seat else None for seat, hand in enumerate(event.hands))
+        hands = tuple(
+            hand if may_see_hand(state, viewer, event.match, event.round, seat) else None
+            for seat, hand in enumerate(event.hands)
+        )
         return Recorded(recorded.seq, recorded.at, evolved(event, hands=hands, salt=None))
     if isinstance(event, PassChosen):
-        if is_round_over(state, event.match, event.round) or event.seat == viewer.seat:
+        if may_see_pass(state, viewer, event.match, event.round, event.seat):
             return recorded
-        rnd = state.round
-        if viewer.seat is not None and rnd is not None and rnd.exchanged and rnd.number == event.round:
-            if receiver_of(event.seat, rnd.direction) == viewer.seat:
-                return recorded
         return Recorded(recorded.seq, recorded.at, evolved(event, cards=None))
     return recorded
 

@@ -212,8 +212,6 @@ assert tuple(GAMES) == GAME_NAMES
 OPTIONS: tuple[Field[Any], ...] = tuple(fields(RuleSet))
 OPTION_NAMES: tuple[str, ...] = tuple(spec.name for spec in OPTIONS)
 CLASSIC = RuleSet()
-# Declared, not played yet: refused until the engine plays them (being built, issue #11).
-_NOT_PLAYED_YET = tuple(name for name in OPTION_NAMES if name not in ("target_score", "revoke", "tie", "hints"))
 
 
 def values_of(spec: Field[Any]) -> tuple[Any, ...] | range:
@@ -258,13 +256,6 @@ def check(rule_set: RuleSet) -> None:
         raise InvalidRuleSet("pass_cycle", "pass_cycle 'across' needs 4 players")
     if rule_set.partnerships and rule_set.players != 4:
         raise InvalidRuleSet("partnerships", "partnerships need 4 players")
-
-
-def check_played(rule_set: RuleSet) -> None:
-    """Refuse the options the engine does not play yet (being built, issue #11)."""
-    for name in _NOT_PLAYED_YET:
-        if getattr(rule_set, name) != getattr(CLASSIC, name):
-            raise InvalidRuleSet(name, f"{name} other than {_plain(getattr(CLASSIC, name))} is not played yet")
 
 
 def _check_value(spec: Field[Any], value: Any) -> Any:

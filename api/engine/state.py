@@ -90,31 +90,23 @@ class Spectator:
 
 @dataclass(frozen=True)
 class Trick:
-    number: int  # 1..13
+    number: int  # 1..13 (1..17 with three players, 1..10 with five)
     leader: int
     cards: tuple[tuple[int, Card], ...] = ()
-    winner: int | None = None  # set when the fourth card is down
+    winner: int | None = None  # set when every seat's card is down
 
     @property
     def led_suit(self) -> str | None:
         return self.cards[0][1][1] if self.cards else None
 
-    @property
-    def next_seat(self) -> int:
-        return (self.leader + len(self.cards)) % 4
-
-    @property
-    def is_complete(self) -> bool:
-        return len(self.cards) == 4
-
 
 @dataclass(frozen=True)
 class Round:
-    """One deal: the pass, then 13 tricks."""
+    """One deal: the pass, then the tricks (13 with four players)."""
 
     number: int  # 1, 2, ... within the match
     direction: Direction
-    dealt: tuple[tuple[Card, ...], ...]  # the four hands as dealt, sorted
+    dealt: tuple[tuple[Card, ...], ...]  # each seat's hand as dealt, sorted
     salt: str  # 64 hex characters, revealed when the round ends
     commitment: str  # sha256 of the deal and salt, public from the deal on
     hands: tuple[frozenset[Card], ...]  # what each seat holds now
@@ -127,6 +119,8 @@ class Round:
     hearts_broken: bool
     revokes: tuple[tuple[int, int], ...]  # (seat, trick number) of every revoke
     awaiting_since: datetime  # when the awaited action became due
+    rules: RuleSet = CLASSIC  # the table's rule set, which the rules read
+    moon_choice: int | None = None  # the shooter who must choose how its moon is paid
 
     @property
     def is_passing(self) -> bool:
@@ -134,7 +128,7 @@ class Round:
 
     @property
     def is_complete(self) -> bool:
-        return len(self.tricks) == 13
+        return len(self.tricks) == self.rules.hand_size
 
     @property
     def revokers(self) -> frozenset[int]:
@@ -173,6 +167,14 @@ class Result:
     winners: tuple[int, ...]
     losers: tuple[int, ...]  # seats that resigned or were awaited at an abandonment
     standings: tuple[Standing, ...]
+    teams: tuple[TeamStanding, ...] | None = None  # with partnerships
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    seats: tuple[int, ...]
+    score: int
+    rank: int
 
 
 @dataclass(frozen=True)
@@ -234,16 +236,16 @@ class TableState:
 
     @property
     def empty_seats(self) -> tuple[int, ...]:
-        return tuple(seat for seat in SEATS if self.seats[seat].is_empty)
+        return tuple(seat for seat, info in enumerate(self.seats) if info.is_empty)
 
     @property
     def turn(self) -> int | None:
         """The seat that must play a card now, or None."""
         rnd = self.round
-        if rnd is None or not rnd.exchanged or len(rnd.tricks) == 13:
-            return None  # passing, or the round is over
+        if rnd is None or not rnd.exchanged or rnd.is_complete:
+            return None  # passing, or the round is over (or waits for a moon choice)
         trick = rnd.trick
-        return (trick.leader + len(trick.cards)) % 4  # the trick's next seat
+        return (trick.leader + len(trick.cards)) % len(self.seats)  # the trick's next seat
 
     @property
     def awaiting(self) -> tuple[int, ...]:
@@ -252,11 +254,13 @@ class TableState:
         if rnd is None:
             return ()
         if not rnd.exchanged:  # passing: every seat that has not chosen yet
-            return tuple(seat for seat in SEATS if rnd.passes[seat] is None)
-        if len(rnd.tricks) == 13:
+            return tuple(seat for seat, chosen in enumerate(rnd.passes) if chosen is None)
+        if rnd.moon_choice is not None:
+            return (rnd.moon_choice,)  # the shooter chooses how its moon is paid
+        if rnd.is_complete:
             return ()
         trick = rnd.trick
-        return ((trick.leader + len(trick.cards)) % 4,)  # the seat on turn
+        return ((trick.leader + len(trick.cards)) % len(self.seats),)  # the seat on turn
 
     @property
     def awaiting_since(self) -> datetime | None:

@@ -12,9 +12,10 @@ from typing import Any
 from .cards import sorted_cards
 from .moves import legal_moves, playable
 from .rule_set import as_plain
-from .rules import giver_to
-from .state import SEATS, Direction, Match, Options, Result, Round, TableState, Trick
+from .rule_set import MOON_CHOICES
+from .state import Direction, Match, Options, Result, Round, TableState, Trick
 from .viewers import Viewer
+from .visibility import received_by
 
 
 def table_view(state: TableState, viewer: Viewer) -> dict[str, Any]:
@@ -29,7 +30,9 @@ def table_view(state: TableState, viewer: Viewer) -> dict[str, Any]:
         "round": rnd.number if rnd is not None else (last_round.number if last_round is not None else None),
         "pass_direction": rnd.direction.value if rnd is not None else None,
         "hearts_broken": rnd.hearts_broken if rnd is not None else False,
-        "seats": [_seat_entry(state, match, rnd, seat) for seat in SEATS],
+        "seats": [_seat_entry(state, match, rnd, seat) for seat in state.options.seats],
+        "teams": _teams_entry(state, match, rnd),
+        "moon_choice": _moon_choice_entry(rnd) if state.is_running else None,
         "spectators": [{"spectator": s.number, "name": s.name} for s in state.spectators],
         "turn": state.turn,
         "awaiting": list(state.awaiting),
@@ -74,6 +77,26 @@ def _seat_entry(state: TableState, match: Match | None, rnd: Round | None, seat:
         "hand_size": len(rnd.hands[seat]) if rnd is not None else 0,
         "has_passed": rnd is not None and rnd.passes[seat] is not None,
     }
+
+
+def _teams_entry(state: TableState, match: Match | None, rnd: Round | None) -> list[dict[str, Any]] | None:
+    teams = state.options.teams
+    if teams is None:
+        return None
+    return [
+        {
+            "seats": list(team),
+            "score": sum(match.scores[seat] for seat in team) if match is not None else 0,
+            "round_points": sum(rnd.taken[seat] for seat in team) if rnd is not None else 0,
+        }
+        for team in teams
+    ]
+
+
+def _moon_choice_entry(rnd: Round | None) -> dict[str, Any] | None:
+    if rnd is None or rnd.moon_choice is None:
+        return None
+    return {"seat": rnd.moon_choice, "choices": list(MOON_CHOICES)}
 
 
 def _trick_entry(trick: Trick, round_number: int) -> dict[str, Any]:
@@ -123,12 +146,15 @@ def _history_entry(record: Any) -> dict[str, Any]:
 
 
 def result_entry(result: Result) -> dict[str, Any]:
-    return {
+    entry: dict[str, Any] = {
         "reason": result.reason.value,
         "winners": list(result.winners),
         "losers": list(result.losers),
         "standings": [{"seat": s.seat, "score": s.score, "rank": s.rank} for s in result.standings],
     }
+    if result.teams is not None:  # with partnerships
+        entry["teams"] = [{"seats": list(team.seats), "score": team.score, "rank": team.rank} for team in result.teams]
+    return entry
 
 
 def _you(state: TableState, rnd: Round | None, viewer: Viewer) -> dict[str, Any]:
@@ -165,7 +191,7 @@ def _pass_entry(rnd: Round | None, seat: int) -> dict[str, Any] | None:
         return None
     given = rnd.passes[seat]
     # What arrives is known only after the exchange.
-    received = rnd.passes[giver_to(seat, rnd.direction)] if rnd.exchanged else None
+    received = received_by(rnd, seat)
     return {
         "direction": rnd.direction.value,
         "given": list(given) if given is not None else None,

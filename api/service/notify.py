@@ -38,8 +38,8 @@ def plan(table_id: str, before: TableState, after: TableState) -> list[Notificat
     match = after.match
     if match is not None and match.result is not None and not _was_finished(before, match.number):
         result = match.result
-        for seat in range(4):
-            if after.seats[seat].is_human:
+        for seat, info in enumerate(after.seats):
+            if info.is_human:
                 data = {
                     "table_id": table_id,
                     "seat": seat,
@@ -61,7 +61,8 @@ def due_now(table_id: str, state: TableState, seat: int) -> list[Notification]:
 
 
 def _your_turn(table_id: str, state: TableState, seat: int) -> dict[str, Any]:
-    action = "pass" if state.round is not None and state.round.is_passing else "play"
+    rnd = state.round
+    action = "moon" if rnd is not None and rnd.moon_choice == seat else "pass" if rnd is not None and rnd.is_passing else "play"
     return {"table_id": table_id, "seat": seat, "version": state.version, "action": action}
 
 
@@ -72,6 +73,8 @@ def _due_actions(state: TableState) -> dict[int, tuple[object, ...]]:
         return {}
     if rnd.is_passing:
         key: tuple[object, ...] = (match.number, rnd.number, "pass")
+    elif rnd.moon_choice is not None:
+        key = (match.number, rnd.number, "moon")
     else:
         key = (match.number, rnd.number, "play", rnd.trick.number, len(rnd.trick.cards))
     return {seat: key for seat in state.awaiting}

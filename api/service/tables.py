@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..config import Settings
-from ..engine import Context, TableState, Viewer, apply, decide, evolve, table_view
+from ..engine import Context, TableState, Viewer, decide, evolve, table_view
 from ..engine.bots import bot_command, seats_to_act, thinking_seats
 from ..engine.bots.view import bot_view
 from ..engine.errors import NotYourTurn
@@ -27,6 +27,7 @@ from ..engine.commands import (
     Abandon,
     Accuse,
     ChangePreferences,
+    ChooseMoon,
     ChoosePass,
     Command,
     CreateTable,
@@ -36,6 +37,7 @@ from ..engine.commands import (
     Resign,
     SeatBots,
 )
+from ..engine.decide import play_on
 from ..engine.events import Event, RevokeAccused
 from ..engine.redaction import visible_event
 from ..engine.views import invitation_view
@@ -290,6 +292,8 @@ class TableService:
         view = bot_view(state, seat)
         if view is None:
             raise NotYourTurn("this seat has nothing to do now")
+        if view.phase == "moon":  # hints.suggest plays cards; the moon choice's hint is still to come
+            raise NotYourTurn("no hint for a moon choice yet")
         key = (access.table_id, state.version, seat)
         hint = self.hints.get(key)
         if hint is None:
@@ -323,6 +327,9 @@ class TableService:
         outcome = self._player_command(access, lambda seat: Accuse(seat, accused), precondition)
         accusation = next(event for event in outcome.events if isinstance(event, RevokeAccused))
         return outcome, accusation
+
+    def choose_moon(self, access: Access, choice: str, precondition: Precondition | None = None) -> Outcome:
+        return self._player_command(access, lambda seat: ChooseMoon(seat, choice), precondition)
 
     def resign(self, access: Access, precondition: Precondition | None = None) -> Outcome:
         return self._player_command(access, lambda seat: Resign(seat), precondition)
@@ -442,33 +449,27 @@ class TableService:
     def _decide(self, uow: UnitOfWork, table_id: str, state: TableState, command: Command) -> Outcome:
         now = self.clock.now()
         context = Context(now, self.rng, self.settings.stall_seconds)
-        events = decide(state, command, context)
-        after = apply(state, events, now)
-        all_events = list(events)
+        decision = decide(state, command, context)
         # Basic bots act at once when it is their turn, seeing only their own seat's view;
         # strong bots think apart, off the lock (the row's bots_due flag calls the worker).
-        while bots := seats_to_act(after, inline_only=True):
-            moved = False
-            for seat in bots:
-                bot_move = bot_command(after, seat, self.rng)
-                if bot_move is None:
-                    continue
-                answer = decide(after, bot_move, context)
-                after = apply(after, answer, now)
-                all_events.extend(answer)
-                moved = True
-            if not moved:
-                break
+        played = play_on(decision, context, self._bot_answer)
+        after = played.state
         uow.append(
             table_id,
             state.version,
-            [codec.encode(event) for event in all_events],
+            [codec.encode(event) for event in played],
             status=after.status.value,
             now=now,
             bots_due=bool(thinking_seats(after)),
         )
         notify.enqueue(uow, table_id, notify.plan(table_id, state, after), now)
-        return Outcome(after, events)
+        return Outcome(after, decision.events)
+
+    def _bot_answer(self, state: TableState, seat: int) -> Command | None:
+        """An inline bot's answer, decided from its own view only; None for a human or a bot that thinks apart."""
+        if seat not in seats_to_act(state, inline_only=True):
+            return None
+        return bot_command(state, seat, self.rng)
 
     # -- the audit (appended) -----------------------------------------------------------
 

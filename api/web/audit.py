@@ -12,10 +12,11 @@ import marshmallow as ma
 from flask_smorest import Blueprint
 from marshmallow import validate
 
+from ..engine.rule_set import PLAYER_COUNTS, RuleSet
 from .auth import access
 from .context import service
 from .docs import operation
-from .schemas import Choice, DirectionField, OptionsSchema, ResultSchema, SeatKindField, StatusField
+from .schemas import SEAT_RANGE, Choice, DirectionField, OptionsSchema, ResultSchema, SeatKindField, StatusField
 
 blp = Blueprint(
     "audit",
@@ -32,7 +33,7 @@ _HANDS = [
 ]
 _SALT = "ab" * 32
 _COMMITMENT = "d240eb83fe396feb80b4435501063c63a5b0c5b711eff5274d38d18012296fc0"  # deal_commitment(_HANDS, _SALT)
-_SEAT = validate.Range(min=0, max=3)
+_SEAT = SEAT_RANGE
 
 
 class AuditPlayedCardSchema(ma.Schema):
@@ -41,7 +42,7 @@ class AuditPlayedCardSchema(ma.Schema):
 
 
 class AuditTrickSchema(ma.Schema):
-    number = ma.fields.Integer(required=True, validate=validate.Range(min=1, max=13), metadata={"example": 1})
+    number = ma.fields.Integer(required=True, validate=validate.Range(min=1, max=max(RuleSet(players=n).hand_size for n in PLAYER_COUNTS)), metadata={"example": 1})
     leader = ma.fields.Integer(required=True, validate=_SEAT, metadata={"example": 0})
     cards = ma.fields.List(
         ma.fields.Nested(AuditPlayedCardSchema),

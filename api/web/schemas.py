@@ -25,7 +25,7 @@ NAME_PATTERN = r"^[^\u0000-\u001f\u007f]+$"  # no NUL, no control characters
 HEADER_TEXT_PATTERN = r"^[\u0020-\u007e]*$"  # header values: visible ASCII and spaces
 # http(s), a host name or a bracketed IPv6 address (no credentials), an optional port, then no spaces or controls
 WEBHOOK_URL_PATTERN = r"^https?://(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?(?:[/?#][^\u0000-\u0020\u007f]*)?$"
-SEAT_RANGE = validate.Range(min=0, max=3)
+SEAT_RANGE = validate.Range(min=0, max=max(rule_set.PLAYER_COUNTS) - 1)  # seats 0..players-1
 EXAMPLE_HAND = ["2C", "7C", "KC", "3D", "9D", "QD", "4H", "8H", "JH", "AH", "5S", "QS", "AS"]
 
 
@@ -207,6 +207,15 @@ class AccusationSchema(StrictSchema):
     seat = JsonInteger(required=True, validate=SEAT_RANGE, metadata={"description": "The accused seat.", "example": 2})
 
 
+class MoonSchema(StrictSchema):
+    choice = Choice(
+        "MoonChoice",
+        MOON_CHOICES,
+        required=True,
+        metadata={"description": "How your moon is paid: others_score (each other seat scores the moon value) or shooter_subtracts (you subtract it).", "example": "others_score"},
+    )
+
+
 class PreferencesSchema(StrictSchema):
     name = Name(metadata={"example": "Ana"})
     deck_design = DeckDesignField(
@@ -379,11 +388,31 @@ class StandingSchema(ma.Schema):
     rank = ma.fields.Integer(required=True, metadata={"example": 1})
 
 
+class TeamStandingSchema(ma.Schema):
+    seats = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [0, 2]})
+    score = ma.fields.Integer(required=True, metadata={"description": "The team's total.", "example": 88})
+    rank = ma.fields.Integer(required=True, metadata={"example": 1})
+
+
 class ResultSchema(ma.Schema):
     reason = Choice("EndReason", EndReason, required=True, metadata={"example": "target"})
     winners = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [2]})
     losers = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "Seats that resigned or were awaited at an abandonment.", "example": []})
-    standings = ma.fields.List(ma.fields.Nested(StandingSchema), required=True)
+    standings = ma.fields.List(ma.fields.Nested(StandingSchema), required=True, metadata={"description": "With partnerships a seat's rank is its team's."})
+    teams = ma.fields.List(ma.fields.Nested(TeamStandingSchema), metadata={"description": "With partnerships only: each team's total and rank."})
+
+
+class TeamSchema(ma.Schema):
+    seats = ma.fields.List(ma.fields.Integer(), required=True, metadata={"description": "Partners sit across.", "example": [0, 2]})
+    score = ma.fields.Integer(required=True, metadata={"description": "The team's match score: its seats' scores summed.", "example": 45})
+    round_points = ma.fields.Integer(required=True, metadata={"description": "The team's points taken so far this round.", "example": 3})
+
+
+class MoonChoiceDueSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True, metadata={"description": "The shooter, who must choose.", "example": 2})
+    choices = ma.fields.List(
+        Choice("MoonChoice", MOON_CHOICES), required=True, metadata={"example": list(MOON_CHOICES)}
+    )
 
 
 class PassInfoSchema(ma.Schema):
@@ -420,7 +449,17 @@ class TableViewSchema(Extensible):
     round = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 2})
     pass_direction = DirectionField(allow_none=True, required=True, metadata={"description": "This round's pass; null before the first deal.", "example": "right"})
     hearts_broken = ma.fields.Boolean(required=True, metadata={"example": False})
-    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True, metadata={"description": "One entry per seat (3, 4 or 5)."})
+    teams = ma.fields.List(
+        ma.fields.Nested(TeamSchema),
+        allow_none=True,
+        metadata={"description": "With partnerships: seats 0 and 2 against 1 and 3; null otherwise.", "example": None},
+    )
+    moon_choice = ma.fields.Nested(
+        MoonChoiceDueSchema,
+        allow_none=True,
+        metadata={"description": "Under moon: shooter_chooses, the choice the table waits for (POST .../moon); null otherwise.", "example": None},
+    )
     spectators = ma.fields.List(ma.fields.Nested(SpectatorSchema), required=True)
     turn = ma.fields.Integer(allow_none=True, required=True, metadata={"example": 3})
     awaiting = ma.fields.List(ma.fields.Integer(), required=True, metadata={"example": [3]})

@@ -15,7 +15,7 @@ from .docs import INVALID, TOO_LARGE, operation
 from .etags import if_match_precondition
 from .moves import move, moved
 
-blp = Blueprint("table-life", __name__, url_prefix="/v1/tables", description="Accuse a revoke, resign, end a stalled match, rematch, preferences.")
+blp = Blueprint("table-life", __name__, url_prefix="/v1/tables", description="Accuse a revoke, choose a moon's payment, resign, end a stalled match, rematch, preferences.")
 
 
 @move(
@@ -41,6 +41,16 @@ def accuse(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict
     who = access(table_id)
     outcome, accusation = service().accuse(who, body["seat"], if_match_precondition(who, headers.get("if_match")))
     return {**moved(blp, who, outcome), "revoke_found": accusation.revoke_found, "penalized_seat": accusation.penalized_seat}
+
+
+@move(blp, "/<table_id>/moon", "chooseMoon", rules.InvalidCommand, rules.MatchNotRunning, rules.WrongPhase, rules.NotYourTurn, body=schemas.MoonSchema, example={"choice": "others_score"})
+def choose_moon(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+    """Under `moon: shooter_chooses`, the shooter chooses how its moon is paid; the round ends.
+
+    Another seat gets `not_your_turn`, a seat with no choice due `wrong_phase`.
+    """
+    who = access(table_id)
+    return moved(blp, who, service().choose_moon(who, body["choice"], if_match_precondition(who, headers.get("if_match"))))
 
 
 @move(blp, "/<table_id>/resignation", "resign", rules.MatchNotRunning)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from ..cards import Card, rank_value, sorted_cards
+from ..rule_set import MOON_CHOICES
 from ..state import Trick
 from . import sim
 from .view import BotView
@@ -91,3 +92,36 @@ def choose_play(view: BotView, rng: random.Random) -> Card:
     )
     card = sim.DECK_CARD[index]
     return card if card in legal else legal[0]  # never anything but a legal move
+
+
+def choose_moon(view: BotView) -> str:
+    """How to be paid for a moon: whichever leaves this seat best placed, `others_score` on equal footing.
+
+    Best placed: the match ending with this seat's side winning, then the
+    match going on, then the match ending with a loss; then the side's rank;
+    then its margin over the best other side. (The bonuses for JD and clean
+    hands fall alike under both choices.)
+    """
+    rules = view.rules
+    value = rules.scoring.moon_value
+    mine = rules.team_of(view.seat)
+    sides = rules.teams or tuple((seat,) for seat in rules.seats)
+    best: tuple[tuple[int, int, int], str] | None = None
+    for choice in MOON_CHOICES:  # others_score first: it wins ties
+        scores = list(view.scores)
+        for seat in rules.seats:
+            if choice == "others_score" and seat not in mine:
+                scores[seat] += value
+            elif choice == "shooter_subtracts" and seat == view.seat:
+                scores[seat] -= value
+        totals = {side: sum(scores[seat] for seat in side) for side in sides}
+        own = totals[next(side for side in sides if view.seat in side)]
+        others = [total for side, total in totals.items() if view.seat not in side]
+        rank = 1 + sum(1 for total in others if total < own)
+        ends = max(totals.values()) >= rules.target_score
+        outcome = (0 if rank == 1 else 2) if ends else 1
+        key = (outcome, rank, own - min(others))
+        if best is None or key < best[0]:
+            best = (key, choice)
+    assert best is not None
+    return best[1]

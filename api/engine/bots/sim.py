@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..cards import DECK, Card
+from ..rule_set import CLASSIC, RuleSet
 
 DECK_CARD: tuple[Card, ...] = DECK
 CARD_INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
@@ -35,6 +36,16 @@ POINTS_MASK = HEARTS_MASK | QS_BIT
 FULL_DECK = (1 << 52) - 1
 LOW_SPADES = SUIT_MASK[SPADES] & (QS_BIT - 1)  # 2S..JS
 MOON_POINTS = 26
+
+
+def simulates(rules: RuleSet) -> bool:
+    """Does this simulator play (and score) exactly the table's rules? Classic's, today."""
+    return rules.players == 4 and rules.game == "classic" and all(
+        getattr(rules, name) == getattr(CLASSIC, name) for name in _PLAY_OPTIONS
+    )
+
+
+_PLAY_OPTIONS = ("first_trick_points", "hearts_lead", "queen_breaks_hearts", "moon", "jack_of_diamonds", "clean_hand_bonus", "partnerships")
 
 
 def mask_of(cards: Iterable[Card]) -> int:
@@ -88,10 +99,10 @@ def legal_mask(hand: int, count: int, led: int, trick_number: int, broken: bool)
 
 def moon_threat(seat: int, taken: list[int] | tuple[int, ...]) -> int:
     """Another seat that holds every point taken so far, when enough are gone to worry; else -1."""
-    total = taken[0] + taken[1] + taken[2] + taken[3]
+    total = sum(taken)
     if total < 10:
         return -1
-    for other in range(4):
+    for other in range(len(taken)):
         if taken[other] == total:
             return other if other != seat else -1
     return -1

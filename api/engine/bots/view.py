@@ -11,14 +11,15 @@ from dataclasses import dataclass
 
 from ..cards import Card, sorted_cards
 from ..moves import legal_moves
-from ..rules import giver_to
+from ..rule_set import RuleSet
 from ..state import Direction, TableState, Trick
+from ..visibility import received_by
 
 
 @dataclass(frozen=True)
 class BotView:
     seat: int
-    phase: str  # "pass" or "play"
+    phase: str  # "pass", "play" or "moon" (the shooter chooses how its moon is paid)
     hand: tuple[Card, ...]
     legal: tuple[Card, ...]  # the engine's own legal moves
     direction: Direction
@@ -30,6 +31,7 @@ class BotView:
     scores: tuple[int, ...]  # match scores before this round
     hearts_broken: bool
     target_score: int
+    rules: RuleSet  # the table's rule set (public)
 
 
 def bot_view(state: TableState, seat: int) -> BotView | None:
@@ -37,21 +39,22 @@ def bot_view(state: TableState, seat: int) -> BotView | None:
     rnd = state.round
     legal = legal_moves(state, seat)
     match = state.match
-    if rnd is None or match is None or not legal:
+    choosing = rnd is not None and rnd.moon_choice == seat
+    if rnd is None or match is None or not (legal or choosing):
         return None
-    received = rnd.passes[giver_to(seat, rnd.direction)] if rnd.exchanged and rnd.direction is not Direction.NONE else None
     return BotView(
         seat=seat,
-        phase="pass" if rnd.is_passing else "play",
+        phase="moon" if choosing else "pass" if rnd.is_passing else "play",
         hand=sorted_cards(rnd.hands[seat]),
         legal=legal,
         direction=rnd.direction,
         trick=rnd.trick,
         tricks=rnd.tricks,
         passed=rnd.passes[seat],
-        received=received,
+        received=received_by(rnd, seat),
         taken=rnd.taken,
         scores=match.scores,
         hearts_broken=rnd.hearts_broken,
         target_score=state.options.target_score,
+        rules=state.options,
     )
