@@ -130,11 +130,11 @@ class RuleSet:
         # Partners sit across: seats 0 and 2 against 1 and 3.
         return ((0, 2), (1, 3)) if self.partnerships else None
 
-    @property
+    @cached_property
     def trick_one_points_forbidden(self) -> bool:
         return self.first_trick_points == "forbidden"
 
-    @property
+    @cached_property
     def hearts_wait_until_broken(self) -> bool:
         return self.hearts_lead == "after_broken"
 

@@ -111,8 +111,16 @@ def play_violation(rnd: Round, seat: int, card: Card, *, revoke_allowed: bool = 
         if card[1] != led and not revoke_allowed and has_suit(hand, led):
             return errors.MustFollowSuit(f"you hold {led} and must follow suit")
     # Trick 1: no points unless the hand holds nothing else (where the rule set keeps it).
-    if first and rules.trick_one_points_forbidden and card in rules.scoring.moon_cards and not holds_only_points(hand, rules):
-        return errors.NoPointsOnFirstTrick(f"{card} is a point card and your hand holds other cards")
+    # Following suit comes first: a point card of the led suit is barred only while
+    # the seat holds another card of that suit.
+    if first and rules.trick_one_points_forbidden and card in rules.scoring.moon_cards:
+        point_cards = rules.scoring.moon_cards
+        if not leading and card[1] == trick.led_suit:
+            barred = any(other[1] == card[1] and other not in point_cards for other in hand)
+        else:
+            barred = not holds_only_points(hand, rules)
+        if barred:
+            return errors.NoPointsOnFirstTrick(f"{card} is a point card and your hand holds other cards")
     # Hearts may not be led before they are broken, unless the hand holds only hearts.
     if leading and card[1] == HEARTS and not can_lead_hearts(rnd, hand):
         return errors.HeartsNotBroken("hearts are not broken and your hand holds other suits")
@@ -148,6 +156,9 @@ def legal_plays(rnd: Round, seat: int) -> tuple[Card, ...]:
     led = trick.cards[0][1][1]
     following = tuple(card for card in hand if card[1] == led)
     if following:
+        if points_barred:  # trick 1 led with a suit that scores (possible where any card opens)
+            point_cards = rules.scoring.moon_cards
+            return tuple(card for card in following if card not in point_cards) or following
         return following
     if points_barred:
         point_cards = rules.scoring.moon_cards

@@ -242,7 +242,7 @@ class TableState:
     def turn(self) -> int | None:
         """The seat that must play a card now, or None."""
         rnd = self.round
-        if rnd is None or not rnd.exchanged or rnd.is_complete:
+        if rnd is None or not rnd.exchanged or len(rnd.tricks) == rnd.rules.hand_size:
             return None  # passing, or the round is over (or waits for a moon choice)
         trick = rnd.trick
         return (trick.leader + len(trick.cards)) % len(self.seats)  # the trick's next seat
@@ -257,7 +257,7 @@ class TableState:
             return tuple(seat for seat, chosen in enumerate(rnd.passes) if chosen is None)
         if rnd.moon_choice is not None:
             return (rnd.moon_choice,)  # the shooter chooses how its moon is paid
-        if rnd.is_complete:
+        if len(rnd.tricks) == rnd.rules.hand_size:
             return ()
         trick = rnd.trick
         return ((trick.leader + len(trick.cards)) % len(self.seats),)  # the seat on turn

@@ -207,7 +207,7 @@ class AccusationSchema(StrictSchema):
     seat = JsonInteger(required=True, validate=SEAT_RANGE, metadata={"description": "The accused seat.", "example": 2})
 
 
-class MoonSchema(StrictSchema):
+class ChooseMoonSchema(StrictSchema):
     choice = Choice(
         "MoonChoice",
         MOON_CHOICES,

@@ -43,7 +43,7 @@ def accuse(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict
     return {**moved(blp, who, outcome), "revoke_found": accusation.revoke_found, "penalized_seat": accusation.penalized_seat}
 
 
-@move(blp, "/<table_id>/moon", "chooseMoon", rules.InvalidCommand, rules.MatchNotRunning, rules.WrongPhase, rules.NotYourTurn, body=schemas.MoonSchema, example={"choice": "others_score"})
+@move(blp, "/<table_id>/moon", "chooseMoon", rules.InvalidCommand, rules.MatchNotRunning, rules.WrongPhase, rules.NotYourTurn, body=schemas.ChooseMoonSchema, example={"choice": "others_score"})
 def choose_moon(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
     """Under `moon: shooter_chooses`, the shooter chooses how its moon is paid; the round ends.
 

@@ -73,3 +73,15 @@ def test_a_simulated_playout_ends_where_the_engine_ends_with_basic_bots_at_every
     record = state.match.history[-1]
     assert list(record.round.taken) == expected
     assert list(record.points) == sim.round_scores(expected)
+
+
+def test_the_strong_bots_simulator_claims_only_the_rule_sets_whose_play_it_simulates() -> None:
+    from api.engine.bots import sim
+    from api.engine.rule_set import GAME_NAMES, resolve
+
+    # The options that change nothing the simulator plays (the match's target, revokes, ties, hints) keep it on.
+    assert sim.simulates(resolve({"target_score": 50, "revoke": "allowed", "tie": "play_on", "hints": False}))
+    for game in GAME_NAMES[1:]:
+        assert not sim.simulates(resolve({"game": game}))
+    for options in ({"players": 3}, {"players": 5}, {"queen_breaks_hearts": True}, {"moon": "shooter_chooses"}, {"partnerships": True}):
+        assert not sim.simulates(resolve(options))
