@@ -48,20 +48,7 @@ from .events import (
     TableCreated,
 )
 from .evolve import evolve
-from .commands import (
-    Abandon,
-    Accuse,
-    ChangePreferences,
-    ChooseMoon,
-    ChoosePass,
-    Command,
-    CreateTable,
-    Join,
-    PlayCard,
-    Rematch,
-    Resign,
-    SeatBots,
-)
+from . import commands as do
 from .decide import Context, decide
 from .errors import RuleViolation
 from .rules import receiver_of
@@ -294,30 +281,30 @@ def _fields_of(event: Event) -> dict[str, Any]:
     return {name: getattr(event, name) for name in event.__dataclass_fields__}
 
 
-def _command_of(event: Event) -> Command | None:
+def _command_of(event: Event) -> do.Command | None:
     """The command whose decision `event` is the first event of (None: its fields are withheld)."""
     if isinstance(event, TableCreated):
-        return CreateTable(event.name, event.options)
+        return do.CreateTable(event.name, event.options)
     if isinstance(event, (PlayerSeated, SpectatorJoined)):
-        return Join(event.name)
+        return do.Join(event.name)
     if isinstance(event, BotSeated):
-        return SeatBots(0, (event.seat,), event.level)
+        return do.SeatBots(0, (event.seat,), event.level)
     if isinstance(event, PreferencesChanged):
-        return ChangePreferences(event.seat, event.spectator, event.name, event.deck_design)
+        return do.ChangePreferences(event.seat, event.spectator, event.name, event.deck_design)
     if isinstance(event, PassChosen):
-        return None if event.cards is None else ChoosePass(event.seat, tuple(event.cards))
+        return None if event.cards is None else do.ChoosePass(event.seat, tuple(event.cards))
     if isinstance(event, CardPlayed):
-        return PlayCard(event.seat, event.card)
+        return do.PlayCard(event.seat, event.card)
     if isinstance(event, RevokeAccused):
-        return Accuse(event.seat, event.accused)
+        return do.Accuse(event.seat, event.accused)
     if isinstance(event, MoonChosen):
-        return ChooseMoon(event.seat, event.choice)
+        return do.ChooseMoon(event.seat, event.choice)
     if isinstance(event, Resigned):
-        return Resign(event.seat)
+        return do.Resign(event.seat)
     if isinstance(event, MatchAbandoned):
-        return Abandon(event.seat)
+        return do.Abandon(event.seat)
     if isinstance(event, MatchStarted) and event.requested_by is not None:
-        return Rematch(event.requested_by)
+        return do.Rematch(event.requested_by)
     raise TypeError(f"{event.type} is no command's first event")
 
 
