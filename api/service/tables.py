@@ -292,8 +292,6 @@ class TableService:
         view = bot_view(state, seat)
         if view is None:
             raise NotYourTurn("this seat has nothing to do now")
-        if view.phase == "moon":  # hints.suggest plays cards; the moon choice's hint is still to come
-            raise NotYourTurn("no hint for a moon choice yet")
         key = (access.table_id, state.version, seat)
         hint = self.hints.get(key)
         if hint is None:
