@@ -103,7 +103,6 @@ def child_main() -> int:
     It runs at a lower priority: when the cores are busy, requests go first and
     the search (bounded by its wall clock) simply simulates fewer deals.
     """
-    os.nice(NICENESS)
     inbox, outbox = sys.stdin.fileno(), sys.stdout.fileno()
     while True:
         try:
@@ -127,6 +126,8 @@ class _Child:
             bufsize=0,
         )
         assert self.process.stdin is not None and self.process.stdout is not None
+        # Set from here, so the child is niced before it runs a line (and before anyone looks).
+        os.setpriority(os.PRIO_PROCESS, self.process.pid, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
         self.inbox = self.process.stdin.fileno()
         self.outbox = self.process.stdout.fileno()
 
