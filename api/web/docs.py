@@ -30,6 +30,7 @@ from flask_smorest import Api, Blueprint
 
 from ..engine.errors import InvalidCommand, RuleViolation
 from ..engine.events import EVENT_TYPES
+from ..engine.rule_set import MOON_CHOICES
 from ..engine.state import Options
 from ..service.errors import NotFound, ServiceError, Unauthenticated
 from ..store import codec
@@ -186,6 +187,7 @@ EXAMPLES: dict[str, Any] = {
     "penalized_seat": 3,
     "awaited": [2],
     "deck_design": "four-color",
+    "choice": MOON_CHOICES[0],
 }
 
 

@@ -25,6 +25,8 @@ from .hangup import client_hangup
 blp = Blueprint("stream", __name__, url_prefix="/v1/tables", description="Follow a table live: Server-Sent Events.")
 
 KEEPALIVE = b": keep-alive\n\n"
+# In the description, not as the media example: the schema describes one parsed
+# message (an object), so the raw text would not validate against it.
 EXAMPLE = 'event: view\nid: 42\ndata: {"table_id": "3f9a1c0b7d2e4a6f8b10", "version": 42, ...}\n\n: keep-alive\n\n'
 
 
@@ -36,8 +38,8 @@ EXAMPLE = 'event: view\nid: 42\ndata: {"table_id": "3f9a1c0b7d2e4a6f8b10", "vers
     schemas.STREAM_MESSAGE,
     content_type="text/event-stream",
     description="Messages `event: view`, `id: <version>`, `data: <the view, as in GET /v1/tables/{id}, on one line>`; "
-    "`: keep-alive` comments at least every 15 s; the stream ends after 10 minutes (reconnect with Last-Event-ID).",
-    example=EXAMPLE,
+    "`: keep-alive` comments at least every 15 s; the stream ends after 10 minutes (reconnect with Last-Event-ID). "
+    f"For example:\n\n```\n{EXAMPLE}```",
 )
 @operation(blp, "streamTable", INVALID)
 def stream(query: dict[str, Any], headers: dict[str, Any], table_id: str) -> Response:
