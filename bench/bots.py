@@ -20,13 +20,11 @@ from api.engine.commands import ChoosePass, PlayCard
 from api.engine.decide import deal
 from api.engine.events import BotSeated, MatchStarted, TableCreated
 from api.engine.state import Options, TableState
+from .harness import percentile
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def main() -> None:

@@ -22,14 +22,13 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
+from .harness import free_port, percentile, prepare_database
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,27 +114,10 @@ def human_moves(client: Client, humans: int, level: str | None, moves: int, samp
         samples.extend(local)
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000
 
 
-def prepare_database(base: str | None) -> str:
-    if not base:
-        return f"sqlite:///{tempfile.mkdtemp()}/bench.db"
-    import psycopg
-
-    plain = base.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS copas_bench_hints WITH (FORCE)")
-        conn.execute("CREATE DATABASE copas_bench_hints")
-    return base.rsplit("/", 1)[0] + "/copas_bench_hints"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def run_threads(count: int, target: object, *args: object) -> None:
@@ -156,7 +138,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1), help="gunicorn workers (copas serve's default)")
     args = parser.parse_args()
 
-    url = prepare_database(os.environ.get("DATABASE_URL"))
+    url = prepare_database(os.environ.get("DATABASE_URL"), "copas_bench_hints")
     port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "COPAS_RATE_LIMIT": "0"}
     copas = str(Path(sys.executable).with_name("copas"))
@@ -192,13 +174,13 @@ def main() -> int:
     for key, label in (("hint", "GET .../hint"), ("view", "GET /v1/tables/{id} (baseline)")):
         values = hints[key]
         if values:
-            print(f"  {label:34s} n={len(values):5d}  p50 {percentile(values, 0.5):6.1f} ms  p95 {percentile(values, 0.95):6.1f} ms")
+            print(f"  {label:34s} n={len(values):5d}  p50 {1000 * percentile(values, 0.5):6.1f} ms  p95 {1000 * percentile(values, 0.95):6.1f} ms")
     print(f"2. seat 0's play POST, {args.tables} tables of each kind at once")
     base = statistics.median(plays["humans"])
     for key, label in (("humans", "four humans (baseline)"), ("basic", "three basic bots (inline)"), ("strong", "three strong bots (worker)")):
         values = plays[key]
         ratio = statistics.median(values) / base
-        print(f"  {label:34s} n={len(values):5d}  p50 {percentile(values, 0.5):6.1f} ms  p99 {percentile(values, 0.99):6.1f} ms  median/baseline {ratio:4.2f}")
+        print(f"  {label:34s} n={len(values):5d}  p50 {1000 * percentile(values, 0.5):6.1f} ms  p99 {1000 * percentile(values, 0.99):6.1f} ms  median/baseline {ratio:4.2f}")
     print("The machine is noisy: compare medians and ratios across runs, not single figures.")
     return 0
 

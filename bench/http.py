@@ -24,10 +24,10 @@ import json  # noqa: E402
 import os  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
+from .harness import percentile, prepare_database
 
 ROOT = Path(__file__).resolve().parents[1]
 PORT = 8765
@@ -92,21 +92,8 @@ def play_one_match(target: int, samples: dict[str, list[float]], lock: threading
     return moves
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000
 
 
-def prepare_database(base: str | None) -> str:
-    if not base:
-        return f"sqlite:///{tempfile.mkdtemp()}/bench.db"
-    import psycopg
-
-    plain = base.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS copas_bench WITH (FORCE)")
-        conn.execute("CREATE DATABASE copas_bench")
-    return base.rsplit("/", 1)[0] + "/copas_bench"
 
 
 def main() -> int:
@@ -116,7 +103,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1), help="gunicorn workers (copas serve's default)")
     args = parser.parse_args()
 
-    url = prepare_database(os.environ.get("DATABASE_URL"))
+    url = prepare_database(os.environ.get("DATABASE_URL"), "copas_bench")
     env = {**os.environ, "DATABASE_URL": url, "COPAS_RATE_LIMIT": "0"}  # a load test, not a client
     copas = str(Path(sys.executable).with_name("copas"))
     server = subprocess.Popen(
@@ -162,7 +149,7 @@ def main() -> int:
     ):
         values = samples[key]
         if values:
-            print(f"  {label:32s} n={len(values):6d}  p50 {percentile(values, 0.5):6.1f} ms  p99 {percentile(values, 0.99):6.1f} ms  median {statistics.median(values) * 1000:6.1f} ms")
+            print(f"  {label:32s} n={len(values):6d}  p50 {1000 * percentile(values, 0.5):6.1f} ms  p99 {1000 * percentile(values, 0.99):6.1f} ms  median {statistics.median(values) * 1000:6.1f} ms")
     print("The machine is noisy: compare medians and ratios across runs, not single figures.")
     return 0
 

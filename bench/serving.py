@@ -42,6 +42,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from .harness import free_port, percentile, prepare_database
 
 ROOT = Path(__file__).resolve().parents[1]
 DATABASE = "copas_bench_serving"
@@ -51,10 +52,6 @@ TICKS = os.sysconf("SC_CLK_TCK")
 # -------------------------------------------------------------------------- processes
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def descendants(pid: int) -> list[int]:
@@ -214,9 +211,6 @@ class Table:
             self.move()
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
 
 
 def wrk(port: int, path: str, headers: dict[str, str], seconds: float, connections: int) -> dict[str, float]:
@@ -365,13 +359,6 @@ def strong_bot_table(port: int, env: dict[str, str], bin_dir: Path, moves: int) 
 # -------------------------------------------------------------------------- main
 
 
-def prepare_database(base: str) -> str:
-    import psycopg
-
-    with psycopg.connect(base.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DATABASE}")
-    return base.rsplit("/", 1)[0] + "/" + DATABASE
 
 
 def ratio(a: float, b: float) -> float:
@@ -395,7 +382,7 @@ def main() -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of waiters' sockets
 
-    url = prepare_database(base)
+    url = prepare_database(base, DATABASE)
     env = {**os.environ, "DATABASE_URL": url, "BENCH_DATABASE_URL": url, "COPAS_RATE_LIMIT": "0"}
     bin_dir = Path(sys.executable).parent
     bare_port, copas_port = free_port(), free_port()
