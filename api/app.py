@@ -78,7 +78,7 @@ def create_app(
             max_age=PREFLIGHT_MAX_AGE,
         )
     register_api(app)
-    ratelimit.install(app, settings.rate_limit)
+    ratelimit.install(app, settings)
     return app
 
 

@@ -112,6 +112,10 @@ def _serve(args: argparse.Namespace) -> int:
     # workers, or psycopg keeps its blocking wait and one query stalls them all.
     subprocess.run([sys.executable, "-m", "api.cli", "db", "upgrade"], env={**os.environ, "DATABASE_URL": url}, check=True)
     _raise_open_files_limit()
+    # The workers of this node share their rate-limit buckets in one small file of its own.
+    shared = None if os.environ.get("COPAS_RATE_LIMIT_FILE") else tempfile.mkdtemp(prefix="copas-ratelimit-")
+    if shared is not None:
+        os.environ["COPAS_RATE_LIMIT_FILE"] = os.path.join(shared, "buckets.sqlite")
     dispatcher: subprocess.Popen[bytes] | None = None
     if not args.no_dispatcher:
         dispatcher = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env={**os.environ, "DATABASE_URL": url})
@@ -156,6 +160,8 @@ def _serve(args: argparse.Namespace) -> int:
         Server().run()
     finally:
         shutil.rmtree(metrics_directory, ignore_errors=True)
+        if shared is not None:
+            shutil.rmtree(shared, ignore_errors=True)
         if dispatcher is not None:
             dispatcher.send_signal(signal.SIGTERM)
             try:

@@ -27,6 +27,8 @@ class Settings:
     rate_limit: float = 0.0  # sustained requests per second per client; 0: no limit
     stream_keepalive_seconds: float = 15.0  # the contract: a comment at least every 15 s
     stream_seconds: float = 600.0  # a stream ends after 10 minutes; clients reconnect
+    admission_rate_limit: float = 30.0  # tables created plus joins per minute per address (with rate_limit on)
+    rate_limit_file: str | None = None  # the SQLite file the workers of a node share their buckets in
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -40,4 +42,6 @@ class Settings:
             rate_limit=float(env.get("COPAS_RATE_LIMIT", "50")),
             stream_keepalive_seconds=min(float(env.get("COPAS_STREAM_KEEPALIVE_SECONDS", "15")), 15.0),
             stream_seconds=float(env.get("COPAS_STREAM_SECONDS", "600")),
+            admission_rate_limit=float(env.get("COPAS_ADMISSION_RATE_LIMIT", "30")),
+            rate_limit_file=env.get("COPAS_RATE_LIMIT_FILE") or None,
         )

@@ -25,6 +25,13 @@ from .idempotency import idempotent
 # If-Match, a reused Idempotency-Key, a body or header that does not match.
 MOVE_REFUSALS: tuple[Refusal, ...] = (Forbidden, StaleVersion, IdempotencyKeyReused, INVALID, TOO_LARGE)
 
+REPLAY_HEADER = {
+    "Idempotency-Replayed": {
+        "description": "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+        "schema": {"type": "string", "enum": ["true"]},
+    }
+}
+
 
 def move(
     blp: Blueprint,
@@ -40,7 +47,7 @@ def move(
 
     def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
         endpoint = operation(blp, operation_id, *refusals, *MOVE_REFUSALS)(handler)
-        endpoint = blp.response(201, answer)(endpoint)
+        endpoint = blp.response(201, answer, headers=REPLAY_HEADER)(endpoint)
         endpoint = blp.arguments(schemas.MoveHeadersSchema, location="headers")(endpoint)
         if body is not None:
             endpoint = blp.arguments(body, required=body_required, example=example)(endpoint)
