@@ -560,7 +560,7 @@ class HintReasonSchema(ma.Schema):
         "HintTip",
         (*TIPS, *RULES),
         required=True,
-        metadata={"description": "A stable id: one of the beginner tips or of the rules.", "example": "duck_under"},
+        metadata={"description": "A stable id: one of the tips (000's beginner tips; moon_choice for how a moon is paid) or of the rules.", "example": "duck_under"},
     )
     text = ma.fields.String(
         required=True,

@@ -6,9 +6,12 @@ import random
 
 from api.engine.bots.view import BotView, bot_view
 from api.engine.hints import Hint, suggest
+from api.engine.rule_set import RuleSet, resolve
 from api.engine.state import TableState
 
 from tests.engine.scenario import pass_cards, plays, table
+from tests.engine.test_rule_set_scenarios import plays as rule_set_plays
+from tests.engine.test_rule_set_scenarios import table as rule_set_table
 
 # Round 1 (passing left). Seat 0: the ace and king of spades and no low spade.
 HIGH_SPADES_UNGUARDED = (
@@ -70,3 +73,14 @@ MOON_STOPPABLE = (
     "2D 3D 4D 5D 6D 7D 8D 9D KD TS JS QS KS",
 )
 MOON_STOPPABLE_TRICKS = "2C AC 2S 2D  KC 5H 3D 3C  QC 6H 4D 4C  JC 7H QS 5C"
+
+
+def position_in(rules: RuleSet, hands: tuple[str, ...], moves: str = "", *, scores: tuple[int, ...] | None = None) -> TableState:
+    """A table of `rules` dealt `hands` (one per seat, the rule set's deck) at round 1, after these plays in turn order."""
+    state = rule_set_table(rules, hands, scores=scores)
+    return rule_set_plays(state, moves) if moves.strip() else state
+
+
+def no_pass(**options: object) -> RuleSet:
+    """The rule set of these options (and a game's), with no pass, so tricks start at once."""
+    return resolve({"pass_cycle": "none", **options})

@@ -12,7 +12,7 @@ from api.engine.bots.view import bot_view
 from api.engine.commands import ChooseMoon, ChoosePass, Command, PlayCard
 from api.engine.decide import deal
 from api.engine.events import BotSeated, MatchStarted, TableCreated
-from api.engine.hints import LANGUAGES, RULES, TIPS, suggest
+from api.engine.hints import LANGUAGES, RULES, TIPS, play_reasons, suggest
 from api.engine.rule_set import RuleSet
 from api.engine.state import TableState
 from tests.bots.test_no_peeking import with_hidden_cards_permuted
@@ -80,10 +80,44 @@ def test_the_suggested_move_is_legal_under_every_rule_set(given: dict, seed: int
         view = bot_view(state, seat)
         assert view is not None
         hint = suggest(view, random.Random(seed), seconds=None, budget=BUDGET)
+        for reason in hint.reasons:
+            assert reason.tip in TIPS or reason.tip in RULES
+            for language in LANGUAGES:
+                assert reason.text(language)
         if hint.action == "moon":
+            assert [reason.tip for reason in hint.reasons] == ["moon_choice"]  # the bots' choice always has its reason
             command: Command = ChooseMoon(seat, hint.choice)
         elif hint.action == "pass":
             command = ChoosePass(seat, hint.cards)
         else:
             command = PlayCard(seat, hint.cards[0])
         assert decide(state, command, CONTEXT)  # accepted: events, no RuleViolation
+
+
+@given(given=rule_sets, seed=st.integers(min_value=0, max_value=2**32 - 1), moves=st.integers(min_value=0, max_value=60))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def test_no_tip_is_given_where_the_game_makes_it_meaningless(given: dict, seed: int, moves: int) -> None:
+    state = dealt_table_of(valid(given), seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.round is None or state.match is None or state.match.history or not state.awaiting:
+            break
+        state = apply(state, decide(state, random_human(rng)(state, state.awaiting[0]), CONTEXT), T0)
+    if state.round is None or state.match is None or state.match.history or not state.awaiting:
+        return
+    view = bot_view(state, state.awaiting[0])
+    assert view is not None
+    if view.phase != "play":
+        return
+    rules = view.rules
+    for card in view.legal:
+        for reason in play_reasons(view, card):
+            facts = dict(reason.facts)
+            if reason.tip == "stop_the_moon":  # never against one's own side's moon
+                assert int(facts["seat"]) not in rules.team_of(view.seat)
+            if reason.tip == "count_spades":  # a spade that scores is never counted as safe
+                assert card not in rules.scoring.moon_cards
+            if reason.tip == "make_a_void" and reason.sentence == "play":  # others can still lead the suit, in this deck
+                assert 0 < int(facts["count"]) < len([other for other in rules.deck if other[1] == card[1]])
+            if reason.tip == "make_a_void" and reason.sentence == "discard":
+                assert card in rules.scoring.moon_cards

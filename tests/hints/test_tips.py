@@ -53,7 +53,7 @@ def test_passing_a_short_suit_away_makes_a_void() -> None:
     hint = hint_at(position(HIGH_SPADES_UNGUARDED, round_number=1), seat=2)  # QD KD are its diamonds
     assert {"QD", "KD"} <= set(hint.cards)
     reason = next(reason for reason in hint.reasons if reason.tip == "make_a_void")
-    assert dict(reason.facts) == {"cards": "QD KD", "suit": "D"}
+    assert dict(reason.facts) == {"cards": "QD KD", "suit": "D", "shed": "H QS"}
 
 
 def test_a_pass_that_keeps_a_card_of_the_suit_makes_no_void() -> None:
@@ -66,7 +66,7 @@ def test_void_in_the_led_suit_the_hint_sheds_its_last_spade_and_keeps_the_points
     hint = hint_at(state)
     assert hint.cards == ("AS",)
     assert tips(hint) == ["stop_the_moon", "make_a_void"]
-    assert dict(hint.reasons[1].facts) == {"card": "AS", "suit": "S"}
+    assert dict(hint.reasons[1].facts) == {"card": "AS", "suit": "S", "count": "10", "shed": "H"}  # 12 other spades, 2S and QS played
 
 
 def test_void_in_the_led_suit_a_heart_discarded_on_anothers_trick_is_the_void_paying_off() -> None:
@@ -128,7 +128,7 @@ def test_no_moon_to_stop_while_the_points_are_shared_or_few() -> None:
 def test_following_spades_low_while_the_queen_is_out() -> None:
     hint = hint_at(position(SPADES_AND_DIAMONDS, "2C AC 5C 9C 7S TS AS"))
     assert tips(hint) == ["must_follow_suit", "count_spades"]
-    assert dict(hint.reasons[1].facts) == {"card": hint.cards[0], "count": "3"}
+    assert dict(hint.reasons[1].facts) == {"card": hint.cards[0], "count": "3", "left": "5"}  # 13 - 3 played - 5 held
     assert hint.cards[0] in ("2S", "3S", "4S", "5S", "6S")
 
 
@@ -143,7 +143,7 @@ def test_once_the_queen_is_gone_a_high_spade_can_no_longer_take_her() -> None:
     view = view_of(state)
     assert view.seat == 3
     reason = next(r for r in play_reasons(view, "KS") if r.tip == "count_spades")
-    assert reason.sentence == "queen_gone" and dict(reason.facts) == {"card": "KS", "count": "4"}
+    assert reason.sentence == "queen_gone" and dict(reason.facts) == {"card": "KS", "count": "4", "left": "7"}
 
 
 # -- the rules ----------------------------------------------------------------------
