@@ -4,14 +4,13 @@ It behaves like the database where the service can tell: one lock held for
 the whole unit of work (so units serialize, like row locks), nothing visible
 unless committed (writes made in a unit are undone if it ends without
 `commit()`), JSON values copied through `json` (so what comes back is what a
-database would give back), and `wait_for_change` woken on commit.
+database would give back), and each commit told to its change feed.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -263,7 +262,6 @@ class MemoryUnitOfWork:
         self.committed = True
         if self._changed_tables:
             changed, self._changed_tables = self._changed_tables, {}
-            self._s.changed.notify_all()
             for table_id, version in changed.items():
                 self._s.feed.publish(table_id, version)
 
@@ -289,7 +287,6 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
-        self.changed = threading.Condition(self.lock)
         self.tables: dict[str, TableRow] = {}
         self.invites: dict[str, str] = {}
         self.events: dict[str, list[StoredEvent]] = {}
@@ -307,23 +304,6 @@ class MemoryStore:
                 yield uow
             finally:
                 uow.rollback()  # a no-op after commit()
-
-    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
-        """True as soon as the table's version differs from `version` (a missing
-        table differs from any version); False after `timeout` seconds."""
-
-        def differs() -> bool:
-            row = self.tables.get(table_id)
-            return row is None or row.version != version
-
-        deadline = time.monotonic() + max(timeout, 0.0)
-        with self.changed:
-            while not differs():
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self.changed.wait(remaining)
-            return True
 
     def changes(self) -> MemoryFeed:
         return self.feed

@@ -213,14 +213,12 @@ STALE_BOUND_SECONDS = 2.0  # how stale a live feed can be at worst (typically a 
 
 
 class Store(Protocol):
-    """A database: hands out units of work and wakes long polls."""
+    """A database: hands out units of work and tells of commits (its change feed)."""
 
     def unit_of_work(self, *, readonly: bool = False) -> AbstractContextManager[UnitOfWork]:
         """One transaction. `readonly=True` for read paths: on SQLite it starts a
         deferred transaction instead of taking the write lock; writes in it raise
         `ReadOnlyUnit`."""
-    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
-        """Block until the table's version differs from `version` (True) or timeout (False)."""
     def changes(self) -> ChangeFeed | None:
         """The feed of commits (every node's), or None when the store has none
         (SQLite: several processes share the file and nothing tells them)."""

@@ -7,9 +7,10 @@ lock, taken up front so two writers never deadlock on a lock upgrade), and
 read-only units start a plain deferred `BEGIN`. `append` is a compare-and-set
 on `tables.version` as well, so a stale writer fails even without the lock.
 
-Long polls (`wait_for_change`) are woken by `LISTEN/NOTIFY` on PostgreSQL
-(one listener thread per store, falling back to polling while it is down)
-and by polling on SQLite.
+On PostgreSQL every commit of a table sends `NOTIFY copas_tables` with
+`table_id:version`, and one listener thread per store hears every node's
+commits: the store's `ChangeFeed`, which the service's version map and its
+waiters follow. SQLite has no feed (several processes share the file).
 """
 
 from __future__ import annotations
@@ -56,8 +57,6 @@ from .ports import (
 log = logging.getLogger(__name__)
 
 NOTIFY_CHANNEL = "copas_tables"
-SQLITE_POLL_SECONDS = 0.2
-PG_FALLBACK_POLL_SECONDS = 0.5
 PING_SECONDS = 1.5  # the health check's wait for the database: it answers within 2 s
 _READONLY = "copas_readonly"  # a Connection execution option, read by the SQLite "begin" hook
 
@@ -649,45 +648,6 @@ class SqlStore:
                     except sa_exc.DBAPIError:
                         conn.invalidate()  # the connection is gone, and its transaction with it
 
-    def _version(self, table_id: str) -> int | None:
-        with _translated(), self.engine.connect() as conn:
-            conn.execution_options(**{_READONLY: True})
-            return conn.execute(
-                select(m.tables.c.version).where(m.tables.c.table_id == table_id)
-            ).scalar_one_or_none()
-
-    def wait_for_change(self, table_id: str, version: int, timeout: float) -> bool:
-        """True as soon as the table's version differs from `version` (a missing
-        table differs from any version); False after `timeout` seconds."""
-        deadline = time.monotonic() + max(timeout, 0.0)
-        if not self._postgres:
-            while True:
-                if self._version(table_id) != version:
-                    return True
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                time.sleep(min(SQLITE_POLL_SECONDS, remaining))
-
-        listener = self._get_listener()
-        woken = threading.Event()
-        listener.register(table_id, woken)
-        try:
-            while True:
-                # Clear, then check, then wait: a notification that lands after
-                # the check sets the event again, so it is never missed.
-                woken.clear()
-                if self._version(table_id) != version:
-                    return True
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                if not listener.healthy:
-                    remaining = min(remaining, PG_FALLBACK_POLL_SECONDS)
-                woken.wait(remaining)
-        finally:
-            listener.unregister(table_id, woken)
-
     def _get_listener(self) -> _PgListener:
         with self._listener_guard:
             if self._listener is None:
@@ -763,10 +723,7 @@ class _PgListener:
 
     Subscribers (the service's version map) hear every notification
     `table_id:version`, and `(None, None)` whenever the listener connects or
-    loses its connection (they may have missed some). Waiters of
-    `wait_for_change` register a threading.Event per table; a notification
-    sets that table's events, and a (re)connection or a loss sets *every* event,
-    so waiters re-check the version and, while the listener is down, poll.
+    loses its connection (they may have missed some, and re-check).
 
     Every `HEARTBEAT_SECONDS` the listener makes a round trip on its
     connection. PostgreSQL delivers a listening session's notifications before
@@ -790,7 +747,6 @@ class _PgListener:
     def __init__(self, url: URL) -> None:
         # psycopg takes a libpq URL: same URL without SQLAlchemy's "+psycopg".
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._waiters: dict[str, set[threading.Event]] = {}
         self._subscribers: list[ChangeListener] = []
         self._guard = threading.Lock()
         self._stop = threading.Event()
@@ -817,32 +773,14 @@ class _PgListener:
         """Ask the thread to end; it closes its connection within a heartbeat (no wait here)."""
         self._stop.set()
 
-    def register(self, table_id: str, woken: threading.Event) -> None:
-        with self._guard:
-            self._waiters.setdefault(table_id, set()).add(woken)
-
-    def unregister(self, table_id: str, woken: threading.Event) -> None:
-        with self._guard:
-            waiting = self._waiters.get(table_id)
-            if waiting is not None:
-                waiting.discard(woken)
-                if not waiting:
-                    del self._waiters[table_id]
-
     def _wake(self, table_id: str | None, version: int | None = None) -> None:
         with self._guard:
             subscribers = list(self._subscribers)
-            if table_id is None:
-                targets = [ev for evs in self._waiters.values() for ev in evs]
-            else:
-                targets = list(self._waiters.get(table_id, ()))
         for subscriber in subscribers:
             try:
                 subscriber(table_id, version)
             except Exception:  # noqa: BLE001 - one subscriber's failure must not stop the feed
                 log.exception("a change subscriber failed")
-        for ev in targets:
-            ev.set()
 
     def _deliver(self, notes: Iterator[Any]) -> None:
         for note in notes:
@@ -874,6 +812,6 @@ class _PgListener:
                 log.warning("LISTEN %s connection lost; polling until it is back", NOTIFY_CHANNEL)
             finally:
                 self._healthy = False
-                self._wake(None)  # switch waiters to polling
+                self._wake(None)  # the subscribers stop trusting what they heard
             self._stop.wait(backoff)
             backoff = min(backoff * 2, self.MAX_BACKOFF_SECONDS)

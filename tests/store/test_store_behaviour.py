@@ -18,6 +18,7 @@ from api.store import (
     StaleVersion,
     Webhook,
 )
+from tests.store.waiting import changed_within
 
 T0 = datetime(2025, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
 
@@ -320,10 +321,11 @@ def test_update_message_with_expected_attempts_is_a_compare_and_set(store):
         assert (again.attempts, again.status) == (1, "pending")
 
 
-# -- waiting for changes
+# -- waiting for changes: the service's version map over each store's change feed
+# (memory and PostgreSQL tell of commits; SQLite has no feed, so waiters poll)
 
 
-def test_wait_for_change_wakes_when_another_thread_appends(store):
+def test_a_waiter_wakes_when_another_thread_appends(store):
     new_table(store)
 
     def writer():
@@ -334,28 +336,28 @@ def test_wait_for_change_wakes_when_another_thread_appends(store):
     started = time.monotonic()
     thread.start()
     try:
-        assert store.wait_for_change("t1", 0, timeout=10) is True
+        assert changed_within(store, "t1", 0, timeout=10) is True
     finally:
         thread.join()
     assert time.monotonic() - started < 5
 
 
-def test_wait_for_change_times_out_when_nothing_changes(store):
+def test_a_waiter_times_out_when_nothing_changes(store):
     new_table(store)
     started = time.monotonic()
-    assert store.wait_for_change("t1", 0, timeout=0.5) is False
+    assert changed_within(store, "t1", 0, timeout=0.5) is False
     assert 0.45 <= time.monotonic() - started < 3
 
 
-def test_wait_for_change_returns_at_once_when_the_version_already_differs(store):
+def test_a_waiter_returns_at_once_when_the_version_already_differs(store):
     new_table(store)
     append(store, "t1", 0, [event(1)])
     started = time.monotonic()
-    assert store.wait_for_change("t1", 0, timeout=10) is True
+    assert changed_within(store, "t1", 0, timeout=10) is True
     assert time.monotonic() - started < 1
 
 
-def test_wait_for_change_ignores_uncommitted_and_other_tables_appends(store):
+def test_a_waiter_ignores_uncommitted_appends_and_other_tables(store):
     new_table(store)
     new_table(store, "t2", "inv-t2")
 
@@ -368,7 +370,7 @@ def test_wait_for_change_ignores_uncommitted_and_other_tables_appends(store):
     thread = threading.Thread(target=writer)
     thread.start()
     try:
-        assert store.wait_for_change("t1", 0, timeout=0.8) is False
+        assert changed_within(store, "t1", 0, timeout=0.8) is False
     finally:
         thread.join()
 

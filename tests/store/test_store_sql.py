@@ -13,13 +13,16 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
+from api.service.versions import TableVersions
 from api.store import database_url, open_store
 from api.store.migrate import current, head, upgrade
 from api.store.models import PROJECT_TABLES, metadata
 from api.store.ports import NewEvent, OutboxMessage
 from api.store.sql import SqlStore
+from tests.store.waiting import changed_within, version_of
 
 ROOT = Path(__file__).resolve().parents[2]
+
 T0 = datetime(2025, 1, 2, tzinfo=UTC)
 
 
@@ -112,10 +115,10 @@ def test_sqlite_readers_are_not_blocked_by_an_open_writer(database_urls, tmp_pat
             started = time.monotonic()
             with store.unit_of_work(readonly=True) as reader:
                 assert reader.table_row("t1").version == 0  # WAL: the committed snapshot
-            assert store.wait_for_change("t1", 0, timeout=0.3) is False
+            assert changed_within(store, "t1", 0, timeout=0.3) is False
             assert time.monotonic() - started < 2
             writer.commit()
-        assert store.wait_for_change("t1", 0, timeout=1) is True
+        assert changed_within(store, "t1", 0, timeout=1) is True
     finally:
         store.dispose()
 
@@ -175,11 +178,13 @@ def test_lock_table_makes_a_second_command_wait_for_the_first(pg_store):
 
 
 @pytest.mark.postgres
-def test_wait_for_change_survives_the_listener_connection_being_killed(pg_store):
+def test_a_waiter_survives_the_listener_connection_being_killed(pg_store):
     with pg_store.unit_of_work() as uow:
         uow.create_table("t1", "inv", T0)
         uow.commit()
-    assert pg_store.wait_for_change("t1", 0, timeout=0.2) is False  # starts the listener
+    versions = TableVersions(pg_store)  # starts the listener
+    read = lambda: version_of(pg_store, "t1")  # noqa: E731
+    assert versions.wait("t1", 0, 0.2, read) == 0
     deadline = time.monotonic() + 5
     while not pg_store._listener.healthy and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -202,7 +207,7 @@ def test_wait_for_change_survives_the_listener_connection_being_killed(pg_store)
     thread = threading.Thread(target=writer)
     thread.start()
     started = time.monotonic()
-    assert pg_store.wait_for_change("t1", 0, timeout=10) is True
+    assert versions.wait("t1", 0, 10, read) == 1
     thread.join()
     assert time.monotonic() - started < 5
     deadline = time.monotonic() + 10
@@ -218,10 +223,17 @@ def test_many_long_polls_wake_promptly_through_notify(pg_store):
             uow.create_table(f"t{n}", f"inv{n}", T0)
         uow.commit()
     results: dict[int, tuple[bool, float]] = {}
+    versions = TableVersions(pg_store)
+    deadline = time.monotonic() + 5
+    while not versions.live and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert versions.live  # woken by NOTIFY, not by the fallback poll
 
     def waiter(n: int) -> None:
         started = time.monotonic()
-        results[n] = (pg_store.wait_for_change(f"t{n % 5}", 0, timeout=10), time.monotonic() - started)
+        table_id = f"t{n % 5}"
+        woke = versions.wait(table_id, 0, 10, lambda: version_of(pg_store, table_id)) == 1
+        results[n] = (woke, time.monotonic() - started)
 
     threads = [threading.Thread(target=waiter, args=(n,)) for n in range(20)]
     for t in threads:
