@@ -12,6 +12,9 @@ or frozen (SIGSTOP) past the timeouts. After each:
   follows the version its key was sent at, with the card sent under it;
 - the tables go on (moves are acknowledged after the fault), and
   `copas audit --all` passes.
+
+A stream and a long poll left open across a PostgreSQL restart wake with the
+first move made after it.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
+import sseclient
 
 from .private_postgres import PrivatePostgres, binaries, free_port
 
@@ -320,3 +325,39 @@ def test_a_frozen_postgresql_gets_503s_and_a_health_answer_not_a_hang(server: Se
     assert health == [503]
     assert_each_acknowledged_move_is_in_the_log_once(players)
     assert_audit_passes(server)
+
+
+def test_a_stream_and_a_long_poll_ride_through_a_postgresql_restart(server: Server, postgres: PrivatePostgres) -> None:
+    table = Player(server, threading.Event())  # seat 0 of a table, three bots; not started
+    path = f"/v1/tables/{table.table_id}"
+    status, headers, body = server.request("GET", path, headers=table.auth)
+    assert status == 200
+    before = json.loads(body)
+    stream = requests.get(f"http://127.0.0.1:{server.port}{path}/stream", headers={**table.auth, "Accept": "text/event-stream"}, stream=True, timeout=CLIENT_TIMEOUT)
+    assert stream.status_code == 200
+    messages = sseclient.SSEClient(stream).events()
+    assert int(next(messages).id) == before["version"]
+    polled: list[tuple[int, dict[str, Any]]] = []
+
+    def long_poll() -> None:
+        got, _, answer = server.request("GET", f"{path}?wait=30", headers={**table.auth, "If-None-Match": headers["etag"]}, timeout=40)
+        polled.append((got, json.loads(answer) if got == 200 else {}))
+
+    poller = threading.Thread(target=long_poll, daemon=True)
+    poller.start()
+    time.sleep(0.5)  # both wait on the node's version map now
+
+    postgres.restart("immediate")
+    cards = before["you"]["legal_moves"][:3]
+    move = Sent("0-restart", before["version"], "passes", tuple(cards))
+    table._send(move, {"cards": cards})  # retried with its key until the database answers
+    assert not table.errors, table.errors
+    assert move.answers[0][0] == 201
+
+    woken = next(messages)  # keep-alives are comments: this is the next view
+    assert woken.event == "view" and int(woken.id) > before["version"]
+    assert json.loads(woken.data)["seats"][0]["has_passed"] is True
+    poller.join(timeout=35)
+    assert polled and polled[0][0] == 200, polled
+    assert polled[0][1]["version"] > before["version"]
+    stream.close()
