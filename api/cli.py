@@ -154,7 +154,12 @@ def _serve(args: argparse.Namespace) -> int:
             os.environ["DATABASE_URL"] = url
             from . import create_app  # the same app as wsgi:app
 
-            return create_app()
+            app = create_app()
+            if args.worker_class != "gevent":
+                return app
+            from .web.turns import taking_turns
+
+            return taking_turns(app)
 
     try:
         Server().run()
