@@ -374,7 +374,7 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=8, help="tables played at once for the move figures")
     parser.add_argument("--waiters", default="1000,5000", help="waiter counts of part 2")
     parser.add_argument("--strong-moves", type=int, default=60, help="human moves at a strong bots' table (part 3)")
-    parser.add_argument("--skip-part1", action="store_true")
+    parser.add_argument("--parts", default="1,2,3", help="which parts to run (comma-separated)")
     args = parser.parse_args()
     base = os.environ.get("DATABASE_URL", "")
     if "postgresql" not in base:
@@ -399,7 +399,8 @@ def main() -> int:
         _, view, headers, _ = late.client.call("GET", late.path, headers=late.auth[1])
         etag = headers["ETag"]
         movers = [Table(copas_port) for _ in range(args.tables)]
-        if not args.skip_part1:
+        parts = {int(part) for part in args.parts.split(",") if part}
+        if 1 in parts:
             rows: dict[str, list[dict[str, float]]] = {k: [] for k in ("bare_get", "not_modified", "full_view", "bare_post", "move")}
             for run in range(args.runs):
                 print(f"part 1, run {run + 1}/{args.runs}", file=sys.stderr)
@@ -418,35 +419,41 @@ def main() -> int:
                 "move / bare POST, rate": ratio(medians["move"]["rate"], medians["bare_post"]["rate"]),
                 "move / bare POST, CPU per request (bare / move)": ratio(medians["bare_post"]["cpu_ms"], medians["move"]["cpu_ms"]),
             }
-        # Part 2: waiters.
-        idle = [Table(copas_port) for _ in range(50)]
-        for table in idle:
-            table.etags = [table.client.call("GET", table.path, headers=auth)[2]["ETag"] for auth in table.auth]  # type: ignore[attr-defined]
-        part2: dict[str, Any] = {}
-        print("part 2: moves without waiters", file=sys.stderr)
-        part2["none"] = drive(movers, args.seconds * 2, "move")
-        for count in (int(n) for n in args.waiters.split(",") if n):
-            print(f"part 2: {count} waiters", file=sys.stderr)
-            before = rss_mb(copas.pids())
-            sockets = open_waiters(copas_port, idle, count)
-            time.sleep(3)  # every waiter registered
-            during = rss_mb(copas.pids())
-            moves = drive(movers, args.seconds * 2, "move")
-            moves["waiter_errors"] = waiter_errors(sockets)
-            moves["rss_mb_before"], moves["rss_mb_with"] = before, during
-            moves["mb_per_1000_waiters"] = (during - before) * 1000 / count
-            moves["p99_vs_none"] = ratio(moves["p99_ms"], part2["none"]["p99_ms"])
-            for client in sockets:
-                client.close()
-            time.sleep(3)
-            part2[str(count)] = moves
-        report["part2"] = part2
-        report["part3"] = strong_bot_table(copas_port, env, bin_dir, args.strong_moves)
+        if 2 in parts:
+            report["part2"] = waiters_part(copas, movers, args)
+        if 3 in parts:
+            report["part3"] = strong_bot_table(copas_port, env, bin_dir, args.strong_moves)
     finally:
         copas.stop()
         bare.stop()
     print(json.dumps(report, indent=2, default=lambda value: round(value, 3)))
     return 0
+
+
+def waiters_part(copas: Server, movers: list[Table], args: argparse.Namespace) -> dict[str, Any]:
+    """Part 2: move p99 and the server's memory with N waiters on idle tables."""
+    idle = [Table(copas.port) for _ in range(50)]
+    for table in idle:
+        table.etags = [table.client.call("GET", table.path, headers=auth)[2]["ETag"] for auth in table.auth]  # type: ignore[attr-defined]
+    part2: dict[str, Any] = {}
+    print("part 2: moves without waiters", file=sys.stderr)
+    part2["none"] = drive(movers, args.seconds * 2, "move")
+    for count in (int(n) for n in args.waiters.split(",") if n):
+        print(f"part 2: {count} waiters", file=sys.stderr)
+        before = rss_mb(copas.pids())
+        sockets = open_waiters(copas.port, idle, count)
+        time.sleep(3)  # every waiter registered
+        during = rss_mb(copas.pids())
+        moves = drive(movers, args.seconds * 2, "move")
+        moves["waiter_errors"] = waiter_errors(sockets)
+        moves["rss_mb_before"], moves["rss_mb_with"] = before, during
+        moves["mb_per_1000_waiters"] = (during - before) * 1000 / count
+        moves["p99_vs_none"] = ratio(moves["p99_ms"], part2["none"]["p99_ms"])
+        for client in sockets:
+            client.close()
+        time.sleep(3)
+        part2[str(count)] = moves
+    return part2
 
 
 if __name__ == "__main__":
