@@ -41,6 +41,29 @@ EXPOSED_HEADERS = (
 PREFLIGHT_MAX_AGE = 86400
 
 
+class CopasFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine.
+
+    Every layer of flask-smorest's decorators calls `ensure_sync` on each request,
+    and each call inspects the function again; no view here is `async`, and a
+    function's kind never changes, so the answer is kept.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._synced: dict[Any, Any] = {}
+
+    SYNCED_FUNCTIONS = 4096  # views, hooks and handlers: a few hundred; a bound in case some are made per request
+
+    def ensure_sync(self, func: Any) -> Any:
+        synced = self._synced.get(func)
+        if synced is None:
+            synced = super().ensure_sync(func)
+            if len(self._synced) < self.SYNCED_FUNCTIONS:
+                self._synced[func] = synced
+        return synced
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -51,7 +74,7 @@ def create_app(
     from .web import ratelimit, register_api
 
     settings = settings or Settings.from_env()
-    app = Flask(__name__)
+    app = CopasFlask(__name__)
     app.config.update(
         API_TITLE="Copas table",
         API_VERSION="1.0.0",

@@ -15,7 +15,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1/tables", description="The ta
 
 
 @blp.route("/<table_id>/events", methods=["GET"])
-@blp.arguments(schemas.EventsQuerySchema, location="query")
+@blp.arguments(schemas.EventsQuerySchema(), location="query")
 @blp.response(200, schemas.EventPageSchema)
 @operation(blp, "listEvents", INVALID)
 def list_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:

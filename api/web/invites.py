@@ -29,7 +29,7 @@ def look(invite_code: str) -> dict[str, Any]:
 
 
 @blp.route("/<invite_code>/join", methods=["POST"])
-@blp.arguments(schemas.JoinSchema, example={"name": "Bruno"})
+@blp.arguments(schemas.JoinSchema(), example={"name": "Bruno"})
 @blp.response(201, schemas.AdmissionSchema)
 @operation(blp, "joinTable", NotFound, INVALID, TOO_LARGE, public=True)
 def join(body: dict[str, Any], invite_code: str) -> dict[str, Any]:

@@ -11,10 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
+from flask import Response
 from flask_smorest import Blueprint
 
 from ..service.errors import Forbidden, IdempotencyKeyReused, StaleVersion
 from ..service.tables import Access, Outcome
+from ..service.views_cache import render
 from . import schemas
 from .context import service
 from .docs import INVALID, TOO_LARGE, Refusal, operation
@@ -48,9 +50,9 @@ def move(
     def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
         endpoint = operation(blp, operation_id, *refusals, *MOVE_REFUSALS)(handler)
         endpoint = blp.response(201, answer, headers=REPLAY_HEADER)(endpoint)
-        endpoint = blp.arguments(schemas.MoveHeadersSchema, location="headers")(endpoint)
+        endpoint = blp.arguments(schemas.MoveHeadersSchema(), location="headers")(endpoint)
         if body is not None:
-            endpoint = blp.arguments(body, required=body_required, example=example)(endpoint)
+            endpoint = blp.arguments(body(), required=body_required, example=example)(endpoint)
         endpoint = blp.etag(endpoint)
         endpoint = idempotent(endpoint)
         return blp.route(path, methods=["POST"])(endpoint)
@@ -58,7 +60,11 @@ def move(
     return decorate
 
 
-def moved(blp: Blueprint, who: Access, outcome: Outcome) -> dict[str, Any]:
-    """The mover's new view, with its ETag."""
+def moved(blp: Blueprint, who: Access, outcome: Outcome, **extra: Any) -> Response:
+    """The mover's new view (and any `extra` fields of the answer), with its ETag.
+
+    Written straight to JSON as a GET's view is (the schema documents it; a test checks both agree).
+    """
     set_view_etag(blp, who, outcome.state.version)
-    return service().view(who, outcome.state)
+    body = render({**service().view(who, outcome.state), **extra})
+    return Response(body, status=201, mimetype="application/json")

@@ -31,8 +31,8 @@ EXAMPLE = 'event: view\nid: 42\ndata: {"table_id": "3f9a1c0b7d2e4a6f8b10", "vers
 
 
 @blp.route("/<table_id>/stream", methods=["GET"])
-@blp.arguments(schemas.StreamQuerySchema, location="query")
-@blp.arguments(schemas.StreamHeadersSchema, location="headers")
+@blp.arguments(schemas.StreamQuerySchema(), location="query")
+@blp.arguments(schemas.StreamHeadersSchema(), location="headers")
 @blp.response(
     200,
     schemas.STREAM_MESSAGE,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask_smorest import Blueprint
 
 from ..engine import errors as rules
@@ -32,7 +33,7 @@ blp = Blueprint("table-life", __name__, url_prefix="/v1/tables", description="Ac
     example={"seat": 2},
     answer=schemas.AccusationAnswerSchema,
 )
-def accuse(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+def accuse(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> Response:
     """Accuse another seat of a revoke in this round (revoke-allowed tables): the round ends at once.
 
     If the accused seat revoked this round it takes the penalty, otherwise you do; the
@@ -40,11 +41,11 @@ def accuse(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict
     """
     who = access(table_id)
     outcome, accusation = service().accuse(who, body["seat"], if_match_precondition(who, headers.get("if_match")))
-    return {**moved(blp, who, outcome), "revoke_found": accusation.revoke_found, "penalized_seat": accusation.penalized_seat}
+    return moved(blp, who, outcome, revoke_found=accusation.revoke_found, penalized_seat=accusation.penalized_seat)
 
 
 @move(blp, "/<table_id>/moon", "chooseMoon", rules.InvalidCommand, rules.MatchNotRunning, rules.WrongPhase, rules.NotYourTurn, body=schemas.ChooseMoonSchema, example={"choice": "others_score"})
-def choose_moon(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+def choose_moon(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> Response:
     """Under `moon: shooter_chooses`, the shooter chooses how its moon is paid; the round ends.
 
     Another seat gets `not_your_turn`, a seat with no choice due `wrong_phase`.
@@ -54,7 +55,7 @@ def choose_moon(body: dict[str, Any], headers: dict[str, Any], table_id: str) ->
 
 
 @move(blp, "/<table_id>/resignation", "resign", rules.MatchNotRunning)
-def resign(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+def resign(headers: dict[str, Any], table_id: str) -> Response:
     """Resign: the match ends for all four and your seat loses.
 
     The round's deal, salt and passes become public, as at the end of any round.
@@ -64,7 +65,7 @@ def resign(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
 
 
 @move(blp, "/<table_id>/abandonment", "abandonMatch", rules.MatchNotRunning, rules.AwaitedSeatCannotAbandon, rules.NotStalled)
-def abandon(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+def abandon(headers: dict[str, Any], table_id: str) -> Response:
     """End a match that has waited more than 48 hours on other seats: they lose.
 
     The wait is measured from `awaiting_since`; a seat the table is waiting for cannot ask.
@@ -74,7 +75,7 @@ def abandon(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
 
 
 @move(blp, "/<table_id>/rematch", "startRematch", rules.MatchNotFinished)
-def rematch(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+def rematch(headers: dict[str, Any], table_id: str) -> Response:
     """After a finished match: a new match with the same seats and options.
 
     Scores start again at 0, `history` empties and the pass cycle starts again from left.
@@ -84,7 +85,7 @@ def rematch(headers: dict[str, Any], table_id: str) -> dict[str, Any]:
 
 
 @blp.route("/<table_id>/me", methods=["PATCH"])
-@blp.arguments(schemas.PreferencesSchema, required=False, example={"deck_design": "four-color"})
+@blp.arguments(schemas.PreferencesSchema(), required=False, example={"deck_design": "four-color"})
 @blp.response(200, schemas.PreferencesAnswerSchema)
 @operation(blp, "updatePreferences", Forbidden, INVALID, TOO_LARGE)
 def change_me(body: dict[str, Any], table_id: str) -> dict[str, Any]:

@@ -38,7 +38,7 @@ def admission_body(admission: Admission) -> dict[str, Any]:
 
 
 @blp.route("", methods=["POST"])
-@blp.arguments(schemas.CreateTableSchema, example={"name": "Ana", "target_score": 100, "revoke": "prevented", "tie": "share"})
+@blp.arguments(schemas.CreateTableSchema(), example={"name": "Ana", "target_score": 100, "revoke": "prevented", "tie": "share"})
 @blp.response(201, schemas.CreateTableAnswerSchema)
 @operation(blp, "createTable", INVALID, TOO_LARGE, public=True)
 def create_table(body: dict[str, Any]) -> dict[str, Any]:
@@ -53,7 +53,7 @@ def create_table(body: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/<table_id>", methods=["GET"])
 @blp.etag
-@blp.arguments(schemas.WaitQuerySchema, location="query")
+@blp.arguments(schemas.WaitQuerySchema(), location="query")
 @blp.response(200, schemas.TableViewSchema)
 @operation(blp, "getTable", INVALID)
 def get_table(query: dict[str, Any], table_id: str) -> Response:
@@ -85,7 +85,7 @@ def get_table(query: dict[str, Any], table_id: str) -> Response:
     example={"seats": [2, 3], "level": "basic"},
     body_required=False,
 )
-def seat_bots(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+def seat_bots(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> Response:
     """The creator fills empty seats with bots before the match starts (`{}`: every empty seat).
 
     The match starts, and the first round is dealt, as soon as the last seat is filled.
@@ -107,7 +107,7 @@ def seat_bots(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> d
     body=schemas.PassSchema,
     example={"cards": ["QS", "AS", "AH"]},
 )
-def choose_pass(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+def choose_pass(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> Response:
     """Choose the three cards to pass; they move when all four seats have chosen.
 
     A choice is final. Until the exchange, your view shows the 10 cards you keep and
@@ -133,7 +133,7 @@ def choose_pass(body: dict[str, Any], headers: dict[str, Any], table_id: str) ->
     body=schemas.PlaySchema,
     example={"card": "2C"},
 )
-def play(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> dict[str, Any]:
+def play(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> Response:
     """Play a card on your turn.
 
     When a card breaks several rules, the code is the first that applies, in the order the

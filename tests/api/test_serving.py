@@ -147,6 +147,29 @@ def check_cached_view(client: Any, service: Any, game: Game, token: str) -> None
     assert not errors, errors
 
 
+def test_a_move_answers_the_movers_view_as_the_schema_writes_it(memory_app: Any) -> None:
+    client = memory_app.test_client()
+    service = service_of(memory_app)
+    rng = random.Random(9)
+    game = Game.humans(client, target_score=50)
+    for _ in range(60):
+        public = game.view(0)
+        seat = public["turn"] if public["turn"] is not None else public["awaiting"][0]
+        you = game.view(seat)["you"]
+        if public["status"] == "passing":
+            answer = game.post(seat, "passes", {"cards": sorted(rng.sample(you["legal_moves"], 3))})
+        else:
+            answer = game.post(seat, "plays", {"card": rng.choice(you["legal_moves"])})
+        assert answer.status_code == 201
+        assert answer.mimetype == "application/json"
+        access = service.authenticate(game.table_id, game.tokens[seat])
+        written = TableViewSchema().dump(service.view(access, service.state(game.table_id)))
+        assert answer.get_json() == json.loads(json.dumps(written))
+        assert answer.get_data() == game.get(game.tokens[seat]).get_data()  # the bytes a GET then reads
+        errors = [error.message for error in TABLE_VIEW.iter_errors(answer.get_json())]
+        assert not errors, errors
+
+
 def test_each_viewer_gets_its_own_rendered_view(memory_app: Any) -> None:
     game = Game.humans(memory_app.test_client())
     watcher = game.spectator()
