@@ -309,6 +309,7 @@ class SqlUnitOfWork:
         self._readonly = readonly
         self._postgres = conn.dialect.name == "postgresql"
         self.committed = False
+        self._hookless: set[str] = set()  # tables locked in this unit that have no webhook
 
     def _writing(self) -> None:
         if self._readonly:
@@ -341,11 +342,24 @@ class SqlUnitOfWork:
             raise DuplicateTable(table_id)
 
     def lock_table(self, table_id: str) -> TableRow | None:
-        stmt = select(m.tables).where(m.tables.c.table_id == table_id)
+        # The same round trip counts the table's webhooks: most tables have none, and then
+        # the command's notifications need no lookup per seat (see `webhook`).
+        hooks = (
+            select(func.count())
+            .select_from(m.webhooks)
+            .where(m.webhooks.c.table_id == m.tables.c.table_id)
+            .scalar_subquery()
+            .label("webhook_count")
+        )
+        stmt = select(m.tables, hooks).where(m.tables.c.table_id == table_id)
         if self._postgres:
-            stmt = stmt.with_for_update()
+            stmt = stmt.with_for_update(of=m.tables)
         r = self._conn.execute(stmt).one_or_none()
-        return _table_row(r) if r else None
+        if r is None:
+            return None
+        if r.webhook_count == 0:
+            self._hookless.add(table_id)
+        return _table_row(r)
 
     def table_by_invite(self, invite_hash: str, *, lock: bool = False) -> TableRow | None:
         stmt = select(m.tables).where(m.tables.c.invite_hash == invite_hash)
@@ -533,6 +547,7 @@ class SqlUnitOfWork:
 
     def set_webhook(self, webhook: Webhook | None, *, table_id: str, seat: int) -> None:
         self._writing()
+        self._hookless.discard(table_id)
         w = m.webhooks
         self._conn.execute(delete(w).where(w.c.table_id == table_id, w.c.seat == seat))
         if webhook is not None:
@@ -543,6 +558,8 @@ class SqlUnitOfWork:
             )
 
     def webhook(self, table_id: str, seat: int) -> Webhook | None:
+        if table_id in self._hookless:
+            return None  # counted when the table was locked: none, and none set since
         w = m.webhooks
         r = self._conn.execute(select(w).where(w.c.table_id == table_id, w.c.seat == seat)).one_or_none()
         if r is None:
