@@ -186,20 +186,28 @@ class Table:
         for name in ("Bruno", "Carla", "Davi"):
             _, joined, _, _ = self.client.call("POST", f"/v1/invites/{created['invite_code']}/join", {"name": name})
             self.auth.append({"Authorization": f"Bearer {joined['token']}"})
+        self.next_seat = 0  # the seat whose move comes next, as the last answer said
 
     def move(self) -> tuple[int, float] | None:
-        """One move by a seat that may act (its view, then its POST): (status, POST seconds); None when finished."""
-        _, public, _, _ = self.client.call("GET", self.path, headers=self.auth[0])
-        if public["status"] == "finished":
-            status, _, _, elapsed = self.client.call("POST", self.path + "/rematch", headers=self.auth[0])
-            return status, elapsed
-        seat = public["turn"] if public["turn"] is not None else public["awaiting"][0]
+        """One move, as a player makes it: its view (GET), then its POST: (status, POST seconds).
+
+        The seat to act comes from the previous move's answer (the mover's new view
+        names `turn` and `awaiting`), so each move costs one GET and one POST.
+        """
+        seat = self.next_seat
         _, mine, _, _ = self.client.call("GET", self.path, headers=self.auth[seat])
-        moves = mine["you"]["legal_moves"]
-        if public["status"] == "passing":
-            status, _, _, elapsed = self.client.call("POST", self.path + "/passes", {"cards": moves[-3:]}, self.auth[seat])
+        if mine["status"] == "finished":
+            status, answer, _, elapsed = self.client.call("POST", self.path + "/rematch", headers=self.auth[seat])
+        elif seat not in mine["awaiting"]:  # not this seat's move after all (another client moved)
+            self.next_seat = mine["turn"] if mine["turn"] is not None else mine["awaiting"][0]
+            return self.move()
+        elif mine["status"] == "passing":
+            status, answer, _, elapsed = self.client.call("POST", self.path + "/passes", {"cards": mine["you"]["legal_moves"][-3:]}, self.auth[seat])
         else:
-            status, _, _, elapsed = self.client.call("POST", self.path + "/plays", {"card": moves[-1]}, self.auth[seat])
+            status, answer, _, elapsed = self.client.call("POST", self.path + "/plays", {"card": mine["you"]["legal_moves"][-1]}, self.auth[seat])
+        if status == 201:
+            awaiting = answer["awaiting"]
+            self.next_seat = answer["turn"] if answer["turn"] is not None else (awaiting[0] if awaiting else 0)
         return status, elapsed
 
     def play_until_late(self) -> None:

@@ -118,8 +118,10 @@ def test_a_revoke_at_a_revoke_allowed_table_is_accused_through_the_page(live_ser
     assert ana.find_all("#accuse")
     Select(ana.find("#accuse-seat")).select_by_value("1")
     ana.find("#accuse").click()
-    note = ana.wait_for("#accusation-note")
-    assert "Revoke found: Bruno pays" in note.text
+    # Read afresh each time: the page re-renders (the stream's next view) and replaces the element.
+    note = lambda: ana.js("return (document.querySelector('#accusation-note') || {}).textContent || ''")  # noqa: E731
+    ana.wait(lambda: note(), message="accuser: #accusation-note")
+    assert "Revoke found: Bruno pays" in note()
     ana.wait(lambda: rounds_played(ana) >= 1)
     assert "accusation" in ana.text("#score-table")
     ana.screenshot("accusation")
