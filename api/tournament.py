@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from api.engine import Context, apply
-from api.engine.bots import basic, sim, strong
+from api.engine.bots import basic, strong
 from api.engine.bots.view import BotView, bot_view
 from api.engine.cards import Card
 from api.engine.commands import ChooseMoon, ChoosePass, Command, PlayCard
@@ -53,14 +53,13 @@ class RandomPlayer:
         return rng.choice(view.legal)
 
 
-def make_player(kind: str, budget: int, rules: RuleSet | None = None):
+def make_player(kind: str, budget: int):
     if kind == "random":
         return RandomPlayer()
     if kind == "basic":
         return basic
     if kind == "strong":
-        # The strong bot searches where its simulator plays the rules; elsewhere it plays as the basic bot.
-        return strong.StrongPolicy(budget=budget, seconds=None) if rules is None or sim.simulates(rules) else basic
+        return strong.StrongPolicy(budget=budget, seconds=None)
     raise ValueError(f"unknown player kind {kind!r}: one of {', '.join(KINDS)}")
 
 
@@ -91,7 +90,7 @@ def play_deal(seed: int, deal_index: int, kinds: Sequence[str], budget: int, gam
     for rotation in range(seats):
         # Player p sits at seat (p + rotation) % seats.
         at_seat = [(seat - rotation) % seats for seat in range(seats)]
-        players = [make_player(kinds[at_seat[seat]], budget, rules) for seat in range(seats)]
+        players = [make_player(kinds[at_seat[seat]], budget) for seat in range(seats)]
         rngs = [random.Random(f"{seed}/{deal_index}/{rotation}/{at_seat[seat]}") for seat in range(seats)]
 
         def choose(state: TableState, seat: int) -> Command | None:

@@ -10,9 +10,9 @@ In the service, basic bots answer inline, within the command that made them
 due; strong bots think apart (`api.service.bots_worker`), never while the
 table's row is locked, and post their move as a command of their own.
 
-Every level chooses a moon's payment the same way (`basic.choose_moon`). The
-strong bot searches only where its simulator plays the table's rules
-(`sim.simulates`); elsewhere it plays as the basic bot.
+Every level plays every rule set (its simulator, `sim`, follows the table's
+rules and scoring), and every level chooses a moon's payment the same way
+(`basic.choose_moon`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from ..commands import ChooseMoon, ChoosePass, Command, PlayCard
 from ..state import TableState
-from . import basic, sim, strong
+from . import basic, strong
 from .view import BotView, bot_view
 
 POLICIES = {"basic": basic, "strong": strong}
@@ -54,8 +54,6 @@ def bot_decision(
 def _command(view: BotView, policy: Any, rng: random.Random) -> Command:
     if view.phase == "moon":
         return ChooseMoon(view.seat, basic.choose_moon(view))
-    if policy is not basic and not sim.simulates(view.rules):
-        policy = basic  # the search's simulator plays classic's rules only
     if view.phase == "pass":
         return ChoosePass(view.seat, policy.choose_pass(view, rng))
     return PlayCard(view.seat, policy.choose_play(view, rng))
