@@ -1,16 +1,17 @@
-"""Bots only ever choose from the engine's own legal moves, in both phases."""
+"""Bots only ever choose from the engine's own legal moves, in both phases, under every rule set."""
 
 from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.engine.bots import basic, bot_command, strong
 from api.engine.bots.view import bot_view
 from api.engine.commands import ChoosePass, PlayCard
 from api.engine.state import evolved
+from tests.engine.test_rule_set_properties import rule_sets, valid
 
 from .worlds import random_position
 
@@ -18,10 +19,10 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 STRONG = strong.StrongPolicy(budget=1000)
 
 
-@given(seed=SEEDS, moves=st.integers(min_value=0, max_value=56))
-@settings(max_examples=150, deadline=None)
-def test_both_levels_choose_only_legal_cards_in_any_position(seed: int, moves: int) -> None:
-    state = random_position(seed, moves)
+@given(given=rule_sets, seed=SEEDS, moves=st.integers(min_value=0, max_value=90))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def test_both_levels_choose_only_legal_cards_in_any_position(given: dict, seed: int, moves: int) -> None:
+    state = random_position(seed, moves, valid(given))
     for seat in state.awaiting:
         view = bot_view(state, seat)
         assert view is not None

@@ -1,14 +1,48 @@
-"""Bots on every rule set: the moon's payment, and the tournament's --game and player count."""
+"""Bots on every rule set: whole rounds of every game, the moon's payment, the tournament's --game and player count."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from api import tournament
-from api.engine.bots import basic
-from api.engine.bots.view import BotView
-from api.engine.rule_set import RuleSet, resolve
+from api.engine import apply, decide
+from api.engine.bots import basic, strong
+from api.engine.bots.view import BotView, bot_view
+from api.engine.commands import ChooseMoon, ChoosePass, Command, PlayCard
+from api.engine.rule_set import GAME_NAMES, PLAYER_COUNTS, RuleSet, resolve
 from api.engine.state import Direction, Trick
+
+from .worlds import CONTEXT, T0, dealt_table
+
+WHOLE_ROUNDS = [{"game": game, "players": players} for game in GAME_NAMES for players in PLAYER_COUNTS] + [
+    {"game": "omnibus", "partnerships": True, "moon": "shooter_chooses", "clean_hand_bonus": -5},
+    {"game": "spot_hearts", "players": 5, "queen_breaks_hearts": True, "moon": "shooter_subtracts"},
+    {"game": "black_maria", "players": 3, "first_trick_points": "forbidden", "hearts_lead": "after_broken"},
+]
+
+
+@pytest.mark.parametrize("given", WHOLE_ROUNDS, ids=lambda given: "-".join(str(value) for value in given.values()))
+def test_the_strong_bot_plays_a_whole_round_of_legal_cards_at_every_seat(given: dict) -> None:
+    rules = resolve(given)
+    policy = strong.StrongPolicy(budget=400)
+    state = dealt_table(sum(map(ord, str(given))), 1, rules=rules)
+    rng = random.Random(1)
+    while not state.match.history:
+        seat = state.awaiting[0]
+        view = bot_view(state, seat)
+        assert view is not None
+        if view.phase == "moon":
+            command: Command = ChooseMoon(seat, basic.choose_moon(view))
+        elif view.phase == "pass":
+            command = ChoosePass(seat, policy.choose_pass(view, rng))
+        else:
+            card = policy.choose_play(view, rng)
+            assert card in view.legal
+            command = PlayCard(seat, card)
+        state = apply(state, decide(state, command, CONTEXT), T0)  # a RuleViolation would fail the test
+    assert len(state.match.history[0].round.tricks) == rules.hand_size
 
 
 def moon_view(rules: RuleSet, scores: tuple[int, ...], seat: int = 0) -> BotView:
