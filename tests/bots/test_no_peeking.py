@@ -5,13 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.engine.bots import basic, strong
+from api.engine.bots import basic, sim, strong
 from api.engine.bots.view import bot_view
 from api.engine.rules import receiver_of
 from api.engine.state import Direction, TableState, evolved
+
+from tests.engine.test_rule_set_properties import rule_sets, valid
 
 from .worlds import random_position
 
@@ -68,3 +70,27 @@ def test_the_permuted_table_really_differs_in_the_hidden_cards() -> None:
     assert state.round is not None and other.round is not None
     assert other.round.hands[seat] == state.round.hands[seat]
     assert other.round.hands != state.round.hands
+
+
+@given(given=rule_sets, seed=st.integers(min_value=0, max_value=2**32 - 1), moves=st.integers(min_value=0, max_value=90))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def test_the_real_deal_is_among_the_worlds_the_strong_bot_samples_under_every_rule_set(given: dict, seed: int, moves: int) -> None:
+    # What the strong bot infers (voids, trick-1 and heart-lead facts, its pass) never rules out the truth.
+    state = random_position(seed, moves, valid(given))
+    rnd = state.round
+    for seat in state.awaiting:
+        view = bot_view(state, seat)
+        if view is None or view.phase != "play":
+            continue
+        k = strong.knowledge(view)
+        for other in state.options.seats:
+            held = sim.mask_of(rnd.hands[other])
+            if other == seat:
+                assert held == k.hand
+                continue
+            assert k.known[other] & ~held == 0
+            hidden = held & ~k.known[other]
+            assert hidden & ~k.allowed[other] == 0, (other, sim.cards_of(hidden & ~k.allowed[other]))
+            assert hidden.bit_count() == k.need[other]
+        world = strong.sample_world(k, random.Random(seed))
+        assert all(world[other] & ~(k.allowed[other] | k.known[other]) == 0 for other in state.options.seats if other != seat)

@@ -11,11 +11,11 @@ never do.
 
 The rule set is read once into a `SimRules` (`rules_for`, cached): the seat
 count, the deck, the opening card and the scoring as masks and per-card
-points, so the hot loop reads plain ints. Two kinds of points are kept apart:
-`taken` counts the cards that score positive points (what a moon is made of,
-and what the basic player watches), and `won` holds each seat's taken cards,
-from which `round_scores` adds the bonus cards (JD), the clean-hand bonus and
-the moon.
+points, so the hot loop reads plain ints. Two tallies are kept apart:
+`taken` counts the positive points each seat took (a seat with all of them
+shot the moon; it is also what the basic player watches), and `won` holds
+each seat's taken cards where the scoring needs them (`keeps_won`: JD's
+bonus, the clean-hand bonus); `round_scores` adds those and pays the moon.
 
 The basic policy's play rule lives here too (`basic_play`), written on masks,
 so that the basic bot and the strong bot's rollouts are one and the same
@@ -42,7 +42,6 @@ QS_INDEX = CARD_INDEX[QUEEN_OF_SPADES]
 QS_BIT = 1 << QS_INDEX
 KS_BIT = CARD_BIT["KS"]
 AS_BIT = CARD_BIT["AS"]
-FULL_DECK = (1 << 52) - 1
 LOW_SPADES = SUIT_MASK[SPADES] & (QS_BIT - 1)  # 2S..JS
 MOON_ALARM = 10  # of classic's 26: enough points in one seat's hands to worry about a moon
 
