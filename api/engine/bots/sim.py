@@ -25,7 +25,7 @@ player.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..cards import DECK, QUEEN_OF_SPADES, Card
@@ -73,6 +73,7 @@ class SimRules:
     shed_groups: tuple[int, ...]  # the point cards other than QS, grouped by their points, highest first
     all_points: tuple[int, ...]  # per card index: its points, bonus cards included
     keeps_won: bool  # whether the round's scores need each seat's taken cards (JD, clean hands)
+    points_of: dict[int, int] = field(default_factory=dict, compare=False)  # a cache: point cards' mask -> points
 
 
 @lru_cache(maxsize=64)
@@ -370,7 +371,7 @@ def playout(
     """
     players = rules.players
     last_trick = rules.tricks
-    points = rules.points
+    points_of = rules.points_of  # the points of a trick's point cards, remembered by their mask
     point_cards = rules.point_cards
     breaks = rules.breaks  # point cards all (hearts, and QS where she breaks them)
     keeps_won = rules.keeps_won
@@ -420,18 +421,16 @@ def playout(
             if scoring:
                 if scoring & breaks:
                     broken = True
-                while scoring:
-                    low = scoring & -scoring
-                    taken[win_seat] += points[low.bit_length() - 1]
-                    scoring ^= low
+                trick_points = points_of.get(scoring)
+                if trick_points is None:
+                    trick_points = points_of[scoring] = points_of_mask(scoring, rules)
+                taken[win_seat] += trick_points
             trick_number += 1
             seat = win_seat
             count = 0
             led = -1
         else:
-            seat += 1
-            if seat == players:
-                seat = 0
+            seat = (seat + 1) % players
 
 
 def trick_winner(trick: list[tuple[int, int]]) -> int:

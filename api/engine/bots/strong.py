@@ -207,7 +207,7 @@ class StrongPolicy:
         worlds = min(MAX_WORLDS, max(2, self.budget // (len(moves) * remaining)))
         trick = view.trick
         on_table = [(seat, sim.CARD_INDEX[card]) for seat, card in trick.cards]
-        side = rules.sides[view.seat]  # the objective: the side's round score
+        me, mate = view.seat, rules.partner[view.seat]  # the objective: the side's round score
         choices = moon_choices(view.rules, view.scores)
         totals = [0] * len(moves)
         for done in range(worlds):
@@ -218,7 +218,7 @@ class StrongPolicy:
                 taken, won = list(k.taken), list(k.won)
                 sim.playout(rules, list(world), trick.leader, on_table, trick.number, view.hearts_broken, taken, won, k.played, move)
                 scores = sim.round_scores(rules, taken, won, choices)
-                totals[position] += sum(scores[seat] for seat in side)
+                totals[position] += scores[me] + scores[mate] if mate >= 0 else scores[me]
         best = min(range(len(moves)), key=lambda position: (totals[position], position))
         return sim.DECK_CARD[moves[best]]
 
