@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -63,8 +64,16 @@ def database_unavailable(kind: str) -> None:
 
 
 def observe_request(method: str, route: str, status: int, seconds: float) -> None:
-    REQUESTS.labels(method, route, str(status)).inc()
-    LATENCY.labels(method, route).observe(seconds)
+    counted = _REQUEST_SERIES.get((method, route, status))
+    if counted is None:
+        # Routes are templates and statuses few: the series stay a few hundred, each looked up once.
+        counted = _REQUEST_SERIES[(method, route, status)] = (REQUESTS.labels(method, route, str(status)), LATENCY.labels(method, route))
+    count, latency = counted
+    count.inc()
+    latency.observe(seconds)
+
+
+_REQUEST_SERIES: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
 
 class OutboxCollector(Collector):

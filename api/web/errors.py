@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, current_app, g, json, request
+from flask import Flask, Response, current_app, json, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
@@ -169,11 +169,6 @@ class ProblemApi(Api):
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500
-        if status == 304:
-            response = Response(status=304)
-            if g.get("etag"):
-                response.set_etag(g.etag)
-            return response
         if status >= 500:
             original = getattr(error, "original_exception", None)
             if original is not None:

@@ -8,11 +8,12 @@ nothing about any hand.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from copy import deepcopy
+from functools import lru_cache, wraps
+from typing import Any
 
 from flask import Flask, Response, g, request
 from flask_smorest import Blueprint
-from flask_smorest.exceptions import NotModified
 
 from ..engine import Viewer
 from ..service.tables import Access
@@ -34,12 +35,33 @@ def _etag(table_id: str, viewer: Viewer, version: int) -> str:
     return Blueprint._generate_etag(etag_data(Access(table_id, viewer, ""), version))
 
 
-def set_view_etag(blp: Blueprint, access: Access, version: int) -> None:
-    """Set the view's ETag, and answer 304 here if `If-None-Match` holds it."""
-    etag = g.etag = etag_of(access, version)  # the 304 answer carries the ETag too
-    if request.method in ("GET", "HEAD") and request.if_none_match.contains_weak(etag):
-        raise NotModified
-    blp.set_etag(etag_data(access, version))
+def view_etag(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """An ETag'd view: documented as flask-smorest's `blp.etag` documents one (304, If-None-Match,
+    If-Match), while the ETag itself is set here, from the version (`set_view_etag`), not by
+    hashing the answer again on every request."""
+
+    @wraps(handler)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        response = handler(*args, **kwargs)
+        etag = g.pop("etag", None)
+        if etag is not None and isinstance(response, Response) and response.status_code < 400:
+            response.set_etag(etag)
+        return response
+
+    wrapper._apidoc = {**deepcopy(getattr(handler, "_apidoc", {})), "etag": True}  # type: ignore[attr-defined]
+    return wrapper
+
+
+def set_view_etag(access: Access, version: int) -> None:
+    """The answer is this viewer's view at `version`: its ETag."""
+    g.etag = etag_of(access, version)
+
+
+def not_modified(access: Access, version: int) -> Response:
+    """304: the client's view (`If-None-Match`) is the current one."""
+    response = Response(status=304)
+    response.set_etag(etag_of(access, version))
+    return response
 
 
 def matches_if_none_match(access: Access, version: int) -> bool:
@@ -55,10 +77,17 @@ def install(app: Flask) -> None:
 
     @app.after_request
     def private_view(response: Response) -> Response:
-        if "ETag" in response.headers and "Authorization" in request.headers:
+        # Read straight from the environ and the header list: this runs on every poll,
+        # and werkzeug's header views raise (and catch) an exception for each missing name.
+        headers = response.headers
+        if "HTTP_AUTHORIZATION" in request.environ and headers.get("ETag") is not None:
             # One viewer's: shared caches keep none, private ones revalidate each time.
-            response.headers["Cache-Control"] = "private, no-cache"
-            response.vary.add("Authorization")
+            headers["Cache-Control"] = "private, no-cache"
+            vary = headers.get("Vary")
+            if vary is None:
+                headers["Vary"] = "Authorization"
+            elif "authorization" not in vary.lower():
+                headers["Vary"] = f"{vary}, Authorization"
         return response
 
 

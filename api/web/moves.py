@@ -20,7 +20,7 @@ from ..service.views_cache import render
 from . import schemas
 from .context import service
 from .docs import INVALID, TOO_LARGE, Refusal, operation
-from .etags import set_view_etag
+from .etags import set_view_etag, view_etag
 from .idempotency import idempotent
 
 # What any move can be refused for, besides its own rules: a spectator's token, a stale
@@ -53,18 +53,18 @@ def move(
         endpoint = blp.arguments(schemas.MoveHeadersSchema(), location="headers")(endpoint)
         if body is not None:
             endpoint = blp.arguments(body(), required=body_required, example=example)(endpoint)
-        endpoint = blp.etag(endpoint)
+        endpoint = view_etag(endpoint)
         endpoint = idempotent(endpoint)
         return blp.route(path, methods=["POST"])(endpoint)
 
     return decorate
 
 
-def moved(blp: Blueprint, who: Access, outcome: Outcome, **extra: Any) -> Response:
+def moved(who: Access, outcome: Outcome, **extra: Any) -> Response:
     """The mover's new view (and any `extra` fields of the answer), with its ETag.
 
     Written straight to JSON as a GET's view is (the schema documents it; a test checks both agree).
     """
-    set_view_etag(blp, who, outcome.state.version)
+    set_view_etag(who, outcome.state.version)
     body = render({**service().view(who, outcome.state), **extra})
     return Response(body, status=201, mimetype="application/json")

@@ -41,7 +41,7 @@ def accuse(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> Resp
     """
     who = access(table_id)
     outcome, accusation = service().accuse(who, body["seat"], if_match_precondition(who, headers.get("if_match")))
-    return moved(blp, who, outcome, revoke_found=accusation.revoke_found, penalized_seat=accusation.penalized_seat)
+    return moved(who, outcome, revoke_found=accusation.revoke_found, penalized_seat=accusation.penalized_seat)
 
 
 @move(blp, "/<table_id>/moon", "chooseMoon", rules.InvalidCommand, rules.MatchNotRunning, rules.WrongPhase, rules.NotYourTurn, body=schemas.ChooseMoonSchema, example={"choice": "others_score"})
@@ -51,7 +51,7 @@ def choose_moon(body: dict[str, Any], headers: dict[str, Any], table_id: str) ->
     Another seat gets `not_your_turn`, a seat with no choice due `wrong_phase`.
     """
     who = access(table_id)
-    return moved(blp, who, service().choose_moon(who, body["choice"], if_match_precondition(who, headers.get("if_match"))))
+    return moved(who, service().choose_moon(who, body["choice"], if_match_precondition(who, headers.get("if_match"))))
 
 
 @move(blp, "/<table_id>/resignation", "resign", rules.MatchNotRunning)
@@ -61,7 +61,7 @@ def resign(headers: dict[str, Any], table_id: str) -> Response:
     The round's deal, salt and passes become public, as at the end of any round.
     """
     who = access(table_id)
-    return moved(blp, who, service().resign(who, if_match_precondition(who, headers.get("if_match"))))
+    return moved(who, service().resign(who, if_match_precondition(who, headers.get("if_match"))))
 
 
 @move(blp, "/<table_id>/abandonment", "abandonMatch", rules.MatchNotRunning, rules.AwaitedSeatCannotAbandon, rules.NotStalled)
@@ -71,7 +71,7 @@ def abandon(headers: dict[str, Any], table_id: str) -> Response:
     The wait is measured from `awaiting_since`; a seat the table is waiting for cannot ask.
     """
     who = access(table_id)
-    return moved(blp, who, service().abandon(who, if_match_precondition(who, headers.get("if_match"))))
+    return moved(who, service().abandon(who, if_match_precondition(who, headers.get("if_match"))))
 
 
 @move(blp, "/<table_id>/rematch", "startRematch", rules.MatchNotFinished)
@@ -81,7 +81,7 @@ def rematch(headers: dict[str, Any], table_id: str) -> Response:
     Scores start again at 0, `history` empties and the pass cycle starts again from left.
     """
     who = access(table_id)
-    return moved(blp, who, service().rematch(who, if_match_precondition(who, headers.get("if_match"))))
+    return moved(who, service().rematch(who, if_match_precondition(who, headers.get("if_match"))))
 
 
 @blp.route("/<table_id>/me", methods=["PATCH"])

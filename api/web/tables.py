@@ -17,7 +17,7 @@ from . import schemas
 from .auth import access
 from .context import service
 from .docs import INVALID, TOO_LARGE, operation
-from .etags import if_match_precondition, matches_if_none_match, set_view_etag
+from .etags import if_match_precondition, matches_if_none_match, not_modified, set_view_etag, view_etag
 from .hangup import client_hangup
 from .moves import move, moved
 
@@ -52,7 +52,7 @@ def create_table(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/<table_id>", methods=["GET"])
-@blp.etag
+@view_etag
 @blp.arguments(schemas.WaitQuerySchema(), location="query")
 @blp.response(200, schemas.TableViewSchema)
 @operation(blp, "getTable", INVALID)
@@ -67,10 +67,12 @@ def get_table(query: dict[str, Any], table_id: str) -> Response:
     version = service().version(table_id)
     if query["wait"] and matches_if_none_match(who, version):
         version = service().wait_for_change(table_id, version, query["wait"], client_hangup())
-    set_view_etag(blp, who, version)  # 304 here, before any replay or rendering
-    shown, body = service().view_json(who, version)
-    if shown != version:  # the table moved on while its state was read
-        set_view_etag(blp, who, shown)
+    if matches_if_none_match(who, version):
+        return not_modified(who, version)  # before any replay or rendering
+    shown, body = service().view_json(who, version)  # `shown` is newer if the table moved on meanwhile
+    if shown != version and matches_if_none_match(who, shown):
+        return not_modified(who, shown)
+    set_view_etag(who, shown)
     return Response(body, mimetype="application/json")
 
 
@@ -92,7 +94,7 @@ def seat_bots(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> R
     """
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
-    return moved(blp, who, service().seat_bots(who, tuple(body.get("seats") or ()), body["level"], precondition))
+    return moved(who, service().seat_bots(who, tuple(body.get("seats") or ()), body["level"], precondition))
 
 
 @move(
@@ -115,7 +117,7 @@ def choose_pass(body: dict[str, Any], headers: dict[str, Any], table_id: str) ->
     """
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
-    return moved(blp, who, service().choose_pass(who, tuple(body["cards"]), precondition))
+    return moved(who, service().choose_pass(who, tuple(body["cards"]), precondition))
 
 
 @move(
@@ -141,4 +143,4 @@ def play(body: dict[str, Any], headers: dict[str, Any], table_id: str) -> Respon
     """
     who = access(table_id)
     precondition = if_match_precondition(who, headers.get("if_match"))
-    return moved(blp, who, service().play(who, body["card"], precondition))
+    return moved(who, service().play(who, body["card"], precondition))
