@@ -200,6 +200,7 @@ class StreamAuditor:
         self.events = 0
         self.stall_seconds = stall_seconds
         self._expected_seq = 1
+        self._after: TableState | None = None  # the state `decide` reached with exactly the stored event
 
     def report(self, seq: int, code: str, detail: str) -> None:
         self.findings.append(Finding(seq, code, detail))
@@ -224,7 +225,9 @@ class StreamAuditor:
         matches = state.matches
         if matches and matches[-1].round is None and matches[-1].result is None and type(event) is not RoundDealt:
             self.report(seq, "deal_missing", f"{event.type} while the running match has no round dealt")
-        self.state = evolve(state, recorded)
+        after, self._after = self._after, None
+        # The event is applied once: `decide` already applied it when it made exactly this event alone.
+        self.state = after if after is not None and seq == state.version + 1 else evolve(state, recorded)
         self.events += 1
 
     def _out_of_order(self, seq: int) -> None:
@@ -262,6 +265,8 @@ def _decided(auditor: StreamAuditor, state: TableState, event: Event, at: dateti
     if not decided or decided[0] != event:
         made = decided[0] if decided else None
         return "illegal_event", f"the command it records makes {_describe(made)} instead"
+    if len(decided) == 1:
+        auditor._after = decided.state  # noqa: SLF001 - the auditor's own helper
     return None
 
 
