@@ -29,7 +29,7 @@ from typing import Any
 
 import psycopg
 
-from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select, tuple_, update
+from sqlalchemy import Connection, Engine, Text, bindparam, create_engine, delete, event, func, insert, select, tuple_, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
@@ -301,6 +301,29 @@ def _outbox_message(r: Any) -> OutboxMessage:
 # --------------------------------------------------------------------------- unit of work
 
 
+# The statements of every move, built once (building one costs more than sending it).
+_WEBHOOK_COUNT = (
+    select(func.count())
+    .select_from(m.webhooks)
+    .where(m.webhooks.c.table_id == m.tables.c.table_id)
+    .scalar_subquery()
+    .label("webhook_count")
+)
+_LOCK_TABLE = select(m.tables, _WEBHOOK_COUNT).where(m.tables.c.table_id == bindparam("locked_id"))
+_LOCK_TABLE_FOR_UPDATE = _LOCK_TABLE.with_for_update(of=m.tables)
+# Compare-and-set: a writer that read an older version changes nothing. On PostgreSQL
+# the same statement queues the notification (delivered to the listeners only when,
+# and if, the transaction commits): one round trip less.
+_ADVANCE_BASE = (
+    update(m.tables)
+    .where(m.tables.c.table_id == bindparam("advanced_id"), m.tables.c.version == bindparam("expected_version"))
+    .values(version=bindparam("new_version"), status=bindparam("new_status"), updated_at=bindparam("now"), bots_due=bindparam("due"))
+)
+_ADVANCE = _ADVANCE_BASE.returning(m.tables.c.version)
+_ADVANCE_AND_NOTIFY = _ADVANCE_BASE.returning(func.pg_notify(NOTIFY_CHANNEL, bindparam("payload", type_=Text())))
+_INSERT_EVENTS = insert(m.events)
+
+
 class SqlUnitOfWork:
     """One transaction on one Connection (see `SqlStore.unit_of_work`)."""
 
@@ -344,17 +367,8 @@ class SqlUnitOfWork:
     def lock_table(self, table_id: str) -> TableRow | None:
         # The same round trip counts the table's webhooks: most tables have none, and then
         # the command's notifications need no lookup per seat (see `webhook`).
-        hooks = (
-            select(func.count())
-            .select_from(m.webhooks)
-            .where(m.webhooks.c.table_id == m.tables.c.table_id)
-            .scalar_subquery()
-            .label("webhook_count")
-        )
-        stmt = select(m.tables, hooks).where(m.tables.c.table_id == table_id)
-        if self._postgres:
-            stmt = stmt.with_for_update(of=m.tables)
-        r = self._conn.execute(stmt).one_or_none()
+        stmt = _LOCK_TABLE_FOR_UPDATE if self._postgres else _LOCK_TABLE
+        r = self._conn.execute(stmt, {"locked_id": table_id}).one_or_none()
         if r is None:
             return None
         if r.webhook_count == 0:
@@ -401,19 +415,18 @@ class SqlUnitOfWork:
     ) -> list[StoredEvent]:
         self._writing()
         new_version = expected_version + len(events)
-        # Compare-and-set: a writer that read an older version changes nothing. On
-        # PostgreSQL the same statement queues the notification (delivered to the
-        # listeners only when, and if, the transaction commits): one round trip less.
-        changed = (
-            update(m.tables)
-            .where(m.tables.c.table_id == table_id, m.tables.c.version == expected_version)
-            .values(version=new_version, status=status, updated_at=now, bots_due=bots_due)
-        )
-        if self._postgres and events:
-            changed = changed.returning(func.pg_notify(NOTIFY_CHANNEL, f"{table_id}:{new_version}"))
-        else:
-            changed = changed.returning(m.tables.c.version)
-        if self._conn.execute(changed).first() is None:
+        # Compare-and-set on the version, with the notification on PostgreSQL (`_ADVANCE`).
+        changed = _ADVANCE_AND_NOTIFY if self._postgres and events else _ADVANCE
+        values = {
+            "advanced_id": table_id,
+            "expected_version": expected_version,
+            "new_version": new_version,
+            "new_status": status,
+            "now": now,
+            "due": bots_due,
+            "payload": f"{table_id}:{new_version}",
+        }
+        if self._conn.execute(changed, values).first() is None:
             current = self.table_row(table_id)
             raise StaleVersion(
                 f"table {table_id}: expected version {expected_version}, "
@@ -432,7 +445,7 @@ class SqlUnitOfWork:
         ]
         if stored:
             self._conn.execute(
-                insert(m.events),
+                _INSERT_EVENTS,
                 [
                     dict(
                         table_id=table_id,
