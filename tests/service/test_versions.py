@@ -9,25 +9,21 @@ from collections.abc import Callable
 import pytest
 
 from api.service.versions import Hangup, TableVersions
-from api.store.ports import ChangeListener
+from api.store.memory import MemoryFeed
 
 
-class FakeFeed:
-    """A change feed the test drives: `live` by hand, commits and resets delivered on demand."""
+class FakeFeed(MemoryFeed):
+    """The memory store's feed, driven by the test: `live` by hand, and a reset on demand."""
 
     def __init__(self, live: bool = True) -> None:
+        super().__init__()
         self.live = live
-        self.listeners: list[ChangeListener] = []
-
-    def subscribe(self, listener: ChangeListener) -> None:
-        self.listeners.append(listener)
 
     def commit(self, table_id: str, version: int) -> None:
-        for listener in self.listeners:
-            listener(table_id, version)
+        self.publish(table_id, version)
 
     def reset(self) -> None:
-        for listener in self.listeners:
+        for listener in self._listeners:
             listener(None, None)
 
 
