@@ -765,7 +765,6 @@ class _PgListener:
     """
 
     HEARTBEAT_SECONDS = 0.5
-    IDLE_CHECK_SECONDS = HEARTBEAT_SECONDS  # (the name the tests knew)
     MAX_BACKOFF_SECONDS = 5.0
     LIVENESS_OPTIONS = {  # beside the service's timeouts: a dead connection fails within the bound
         "keepalives_idle": 5,
