@@ -1,6 +1,7 @@
 """The baseline of bench/serving.py: a bare flask-smorest app, same library versions.
 
-    gunicorn -k gevent bench.bare:app      (BENCH_DATABASE_URL names the database)
+    gunicorn -k gevent bench.bare:app      (BENCH_DATABASE_URL names the database;
+                                            `create_schema` has made its table)
 
 `GET /ping` answers a small JSON body through a marshmallow schema, and
 `POST /rows` inserts one row (one INSERT, one commit) through the same
@@ -31,13 +32,20 @@ class RowSchema(ma.Schema):
     body = ma.fields.String(required=True)
 
 
+def create_schema(url: str) -> None:
+    """The baseline's one table, made once before gunicorn starts (its workers boot at once:
+    each making it would race, and the loser would fail to boot)."""
+    engine = make_engine(url)
+    metadata.create_all(engine)
+    engine.dispose()
+
+
 def create_app() -> Flask:
     app = Flask(__name__)
     app.config.update(API_TITLE="bare", API_VERSION="1", OPENAPI_VERSION="3.1.0")
     api = Api(app)
     blp = Blueprint("bare", __name__)
     engine = make_engine(os.environ["BENCH_DATABASE_URL"])
-    metadata.create_all(engine)
 
     @blp.route("/ping", methods=["GET"])
     @blp.response(200, PingSchema)
