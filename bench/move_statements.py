@@ -43,6 +43,9 @@ class Tally:
         event.listen(store.engine, "before_cursor_execute", self._statement)
         event.listen(store.engine, "begin", self._begin)
         event.listen(store.engine.pool, "checkout", self._checkout)
+        if store.autocommit_engine is not store.engine:  # PostgreSQL: a move's one statement, no BEGIN nor COMMIT
+            event.listen(store.autocommit_engine, "before_cursor_execute", self._statement)
+            event.listen(store.autocommit_engine.pool, "checkout", self._checkout)
 
     def _statement(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         if self.on:

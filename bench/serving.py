@@ -42,6 +42,7 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from .bare import create_schema
 from .harness import free_port, percentile, prepare_database
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -404,6 +405,7 @@ def main() -> int:
     bare_port, copas_port = free_port(), free_port()
     gunicorn = [str(bin_dir / "gunicorn"), "-k", "gevent", "-w", str(args.workers), "--worker-connections", "10000", "--timeout", "30",
                 "--graceful-timeout", "10", "--keep-alive", "5", "--backlog", "4096", "--no-control-socket", "-b", f"127.0.0.1:{bare_port}", "bench.bare:app"]
+    create_schema(url)
     bare = Server("bare", gunicorn, env, bare_port)
     copas = Server("copas", [str(bin_dir / "copas"), "serve", "--port", str(copas_port), "--workers", str(args.workers), "--no-dispatcher", "--no-access-log"], env, copas_port)
     pg = Postgres(url)
@@ -427,6 +429,7 @@ def main() -> int:
                 rows["move"].append(measured_drive(copas, pg, movers, args))
             medians = {name: {key: statistics.median(r[key] for r in runs) for key in ("rate", "cpu_ms", "p99_ms", "errors")} for name, runs in rows.items()}
             report["part1"] = medians
+            report["part1_runs"] = {name: [{key: r[key] for key in ("rate", "cpu_ms", "p99_ms")} for r in runs] for name, runs in rows.items()}
             report["ratios"] = {
                 "304 / bare GET, rate": ratio(medians["not_modified"]["rate"], medians["bare_get"]["rate"]),
                 "304 / bare GET, CPU per request (bare / 304)": ratio(medians["bare_get"]["cpu_ms"], medians["not_modified"]["cpu_ms"]),

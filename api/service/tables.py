@@ -1,9 +1,20 @@
 """The use cases of a table: load its stream, let the engine decide, append.
 
-The only layer that knows about transactions. Each command for a table runs
-in one unit of work holding the table's row lock: load (from the state cache
-plus any newer events), decide, let the bots answer, append, plan
-notifications, commit. Reads never take the lock.
+The only layer that knows about transactions. A command runs one of two ways:
+
+- at once, when this node holds the table's state, its version map vouches
+  that the state is current, and the table has no webhook (so there is no
+  notification to queue): decide on that state, let the bots answer, and
+  append by one compare-and-set on the version (`Store.append_if_current`),
+  no lock held, one statement;
+- otherwise (and whenever that compare-and-set loses, or the node's state
+  refuses the command) in one unit of work holding the table's row lock: load
+  (from the state cache plus any newer events), decide, let the bots answer,
+  append, plan notifications, commit. Commands under an Idempotency-Key always
+  go this way: their answer is written in the same transaction.
+
+Either way the stream version is the concurrency token, and the events are
+applied once. Reads never take the lock.
 """
 
 from __future__ import annotations
@@ -15,13 +26,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from ..config import Settings
 from ..engine import Context, TableState, Viewer, decide, evolve, table_view
 from ..engine.bots import bot_command, seats_to_act, thinking_seats
 from ..engine.bots.view import bot_view
-from ..engine.errors import NotYourTurn
+from ..engine.errors import NotYourTurn, RuleViolation
 from ..engine.hints import Hint
 from ..engine.commands import (
     Abandon,
@@ -37,7 +49,7 @@ from ..engine.commands import (
     Resign,
     SeatBots,
 )
-from ..engine.decide import play_on
+from ..engine.decide import Decision, play_on
 from ..engine.events import Event, RevokeAccused
 from ..engine.redaction import visible_event
 from ..engine.views import invitation_view
@@ -150,6 +162,9 @@ class TableService:
         self.views = ViewsCache()
         # A credential never changes once issued, so a hit needs no query.
         self.known_credentials: LruCache[str, Credential] = LruCache(4096)
+        # Seats with a webhook per table, as its row showed when last locked here: a table
+        # with some is not tried without the lock (its commands queue notifications).
+        self.webhook_counts: LruCache[str, int] = LruCache(4096)
         # The strong bot's search, in other processes: hints and strong bots' moves.
         self.thinker = thinker or Thinker()
         # A hint is computed once per (table, version, seat): asking again gives the same answer.
@@ -397,6 +412,10 @@ class TableService:
 
     def _execute_once(self, table_id: str, command: Command, precondition: Precondition | None, extra: Callable[[UnitOfWork, TableState], None] | None) -> Outcome:
         keyed = idempotency.current()
+        if keyed is None and extra is None:
+            outcome = self._execute_unlocked(table_id, command, precondition)
+            if outcome is not None:
+                return outcome
         with self._command_unit(keyed) as uow:
             state = self._load(uow, table_id, lock=True)
             if keyed is not None:
@@ -412,6 +431,36 @@ class TableService:
             uow.commit()
         self._committed(table_id, outcome.state)
         return outcome
+
+    def _execute_unlocked(self, table_id: str, command: Command, precondition: Precondition | None) -> Outcome | None:
+        """The command on this node's state of the table, appended by one compare-and-set
+        with no lock held; None, with nothing written, when it cannot be done so: the
+        state is not known to be current, the table has webhooks, the node's state
+        refuses the command (the refusal is decided again under the lock, on the
+        stored state), or the table moved on meanwhile."""
+        state = self.cache.get(table_id)
+        if state is None or self.versions.known(table_id) != state.version or self.webhook_counts.get(table_id):
+            return None
+        if precondition is not None and not precondition(state.version):
+            return None
+        now = self.clock.now()
+        try:
+            decision, played = self._play(state, command, now)
+        except RuleViolation:
+            return None
+        after = played.state
+        stored = self.store.append_if_current(
+            table_id,
+            state.version,
+            [codec.encode(event) for event in played],
+            status=after.status.value,
+            now=now,
+            bots_due=bool(thinking_seats(after)),
+        )
+        if stored is None:
+            return None
+        self._committed(table_id, after)
+        return Outcome(after, decision.events)
 
     @contextmanager
     def _command_unit(self, keyed: idempotency.Recording | None) -> Iterator[UnitOfWork]:
@@ -437,6 +486,8 @@ class TableService:
         row = uow.lock_table(table_id) if lock else uow.table_row(table_id)
         if row is None:
             raise NotFound("no such table")
+        if lock:
+            self.webhook_counts.put(table_id, row.webhook_count)
         cached = self.cache.get(table_id)
         state = cached if cached is not None and cached.version <= row.version else TableState()
         if state.version < row.version:
@@ -446,11 +497,7 @@ class TableService:
 
     def _decide(self, uow: UnitOfWork, table_id: str, state: TableState, command: Command) -> Outcome:
         now = self.clock.now()
-        context = Context(now, self.rng, self.settings.stall_seconds)
-        decision = decide(state, command, context)
-        # Basic bots act at once when it is their turn, seeing only their own seat's view;
-        # strong bots think apart, off the lock (the row's bots_due flag calls the worker).
-        played = play_on(decision, context, self._bot_answer)
+        decision, played = self._play(state, command, now)
         after = played.state
         uow.append(
             table_id,
@@ -462,6 +509,14 @@ class TableService:
         )
         notify.enqueue(uow, table_id, notify.plan(table_id, state, after), now)
         return Outcome(after, decision.events)
+
+    def _play(self, state: TableState, command: Command, now: datetime) -> tuple[Decision, Decision]:
+        """The command's own decision, and the same followed by the inline bots' answers."""
+        context = Context(now, self.rng, self.settings.stall_seconds)
+        decision = decide(state, command, context)
+        # Basic bots act at once when it is their turn, seeing only their own seat's view;
+        # strong bots think apart, off the lock (the row's bots_due flag calls the worker).
+        return decision, play_on(decision, context, self._bot_answer)
 
     def _bot_answer(self, state: TableState, seat: int) -> Command | None:
         """An inline bot's answer, decided from its own view only; None for a human or a bot that thinks apart."""

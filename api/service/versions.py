@@ -70,15 +70,20 @@ class TableVersions:
         with self._lock:
             return sum(len(waiters) for waiters in self._waiters.values())
 
+    def known(self, table_id: str) -> int | None:
+        """The table's version if the map vouches for it (the feed is live and has told
+        of the table), else None: never a query."""
+        if not self.live:
+            return None
+        with self._lock:
+            return self._known.get(table_id)
+
     def current(self, table_id: str, read: Read) -> int:
         """The table's version: from the map when it knows it, else read (and remembered)."""
-        live = self.live
-        if live:
-            with self._lock:
-                known = self._known.get(table_id)
-            if known is not None:
-                return known
-        epoch = self._epoch
+        known = self.known(table_id)
+        if known is not None:
+            return known
+        live, epoch = self.live, self._epoch
         version = read()
         if live:
             self._learn(table_id, version, epoch)

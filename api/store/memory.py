@@ -30,6 +30,7 @@ from .ports import (
     StoredEvent,
     TableRow,
     Webhook,
+    append_in_unit_if_current,
 )
 
 _MISSING = object()
@@ -139,7 +140,7 @@ class MemoryUnitOfWork:
         old_len = len(stream)
         stream.extend(stored)
         self._undo.append(lambda: stream.__delitem__(slice(old_len, None)))
-        new_row = TableRow(table_id, expected_version + len(stored), status, row.invite_hash, row.created_at, now, bots_due)
+        new_row = replace(row, version=expected_version + len(stored), status=status, updated_at=now, bots_due=bots_due)
         self._set(s.tables, table_id, new_row)
         self._changed_tables[table_id] = new_row.version
         return [StoredEvent(e.seq, e.type, e.schema_version, e.seat, e.at, _json_copy(e.data)) for e in stored]
@@ -204,16 +205,17 @@ class MemoryUnitOfWork:
 
     def set_webhook(self, webhook: Webhook | None, *, table_id: str, seat: int) -> None:
         self._writing()
+        s = self._s
         if webhook is None:
-            self._delete(self._s.webhooks, (table_id, seat))
+            self._delete(s.webhooks, (table_id, seat))
         else:
-            if table_id not in self._s.tables:
+            if table_id not in s.tables:
                 raise KeyError(f"no table {table_id}")
-            self._set(
-                self._s.webhooks,
-                (table_id, seat),
-                Webhook(table_id, seat, webhook.url, webhook.secret, webhook.disabled),
-            )
+            self._set(s.webhooks, (table_id, seat), Webhook(table_id, seat, webhook.url, webhook.secret, webhook.disabled))
+        row = s.tables.get(table_id)
+        if row is not None:
+            count = sum(1 for hooked, _ in s.webhooks if hooked == table_id)
+            self._set(s.tables, table_id, replace(row, webhook_count=count))
 
     def webhook(self, table_id: str, seat: int) -> Webhook | None:
         return self._s.webhooks.get((table_id, seat))
@@ -304,6 +306,18 @@ class MemoryStore:
                 yield uow
             finally:
                 uow.rollback()  # a no-op after commit()
+
+    def append_if_current(
+        self,
+        table_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        status: str,
+        now: datetime,
+        bots_due: bool = False,
+    ) -> list[StoredEvent] | None:
+        return append_in_unit_if_current(self, table_id, expected_version, events, status=status, now=now, bots_due=bots_due)
 
     def changes(self) -> MemoryFeed:
         return self.feed

@@ -83,6 +83,9 @@ tables = Table(
     Column("created_at", UtcDateTime, nullable=False),
     Column("updated_at", UtcDateTime, nullable=False),
     Column("bots_due", Boolean, nullable=False, server_default=false()),
+    # Seats with a webhook (rows of `webhooks`), kept by `set_webhook`: a move's
+    # compare-and-set checks it (`Store.append_if_current`).
+    Column("webhook_count", Integer, nullable=False, server_default=text("0")),
     Index("ix_tables_invite_hash", "invite_hash", unique=True),
     # tables_awaiting_bots: WHERE bots_due ORDER BY updated_at (few rows at any time)
     Index("ix_tables_bots_due", "updated_at", postgresql_where=text("bots_due"), sqlite_where=text("bots_due")),

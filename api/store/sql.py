@@ -6,6 +6,9 @@ writing unit of work starts with `BEGIN IMMEDIATE` (the database-wide write
 lock, taken up front so two writers never deadlock on a lock upgrade), and
 read-only units start a plain deferred `BEGIN`. `append` is a compare-and-set
 on `tables.version` as well, so a stale writer fails even without the lock.
+`append_if_current` is that compare-and-set alone, for a move whose state the
+node already holds: on PostgreSQL one autocommitted statement (on a pool of
+its own, opened in autocommit mode), on SQLite a short unit of work.
 
 On PostgreSQL every commit of a table sends `NOTIFY copas_tables` with
 `table_id:version`, and one listener thread per store hears every node's
@@ -15,6 +18,7 @@ waiters follow. SQLite has no feed (several processes share the file).
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -52,6 +56,7 @@ from .ports import (
     TableRow,
     Unavailable,
     Webhook,
+    append_in_unit_if_current,
 )
 
 log = logging.getLogger(__name__)
@@ -281,6 +286,7 @@ def _table_row(r: Any) -> TableRow:
         created_at=r.created_at,
         updated_at=r.updated_at,
         bots_due=r.bots_due,
+        webhook_count=r.webhook_count,
     )
 
 
@@ -302,14 +308,7 @@ def _outbox_message(r: Any) -> OutboxMessage:
 
 
 # The statements of every move, built once (building one costs more than sending it).
-_WEBHOOK_COUNT = (
-    select(func.count())
-    .select_from(m.webhooks)
-    .where(m.webhooks.c.table_id == m.tables.c.table_id)
-    .scalar_subquery()
-    .label("webhook_count")
-)
-_LOCK_TABLE = select(m.tables, _WEBHOOK_COUNT).where(m.tables.c.table_id == bindparam("locked_id"))
+_LOCK_TABLE = select(m.tables).where(m.tables.c.table_id == bindparam("locked_id"))
 _LOCK_TABLE_FOR_UPDATE = _LOCK_TABLE.with_for_update(of=m.tables)
 # Compare-and-set: a writer that read an older version changes nothing. On PostgreSQL
 # the same statement queues the notification (delivered to the listeners only when,
@@ -322,6 +321,21 @@ _ADVANCE_BASE = (
 _ADVANCE = _ADVANCE_BASE.returning(m.tables.c.version)
 _ADVANCE_AND_NOTIFY = _ADVANCE_BASE.returning(func.pg_notify(NOTIFY_CHANNEL, bindparam("payload", type_=Text())))
 _INSERT_EVENTS = insert(m.events)
+# `SqlStore.append_if_current` on PostgreSQL: the compare-and-set (which also checks that
+# no seat has a webhook, on the row: a concurrent change of webhooks holds the row), the
+# notification and the events in one autocommitted statement, so one round trip. The
+# events arrive as one JSON array of rows, so one prepared statement fits any number
+# (and one text parameter is cheaper to send than one per column).
+_APPEND_IF_CURRENT = f"""
+WITH advanced AS (
+    UPDATE tables SET version = %(new_version)s, status = %(status)s, updated_at = %(now)s, bots_due = %(due)s
+    WHERE table_id = %(table_id)s AND version = %(expected_version)s AND webhook_count = 0
+    RETURNING pg_notify('{NOTIFY_CHANNEL}', %(payload)s)
+)
+INSERT INTO events (table_id, seq, type, schema_version, seat, at, data)
+SELECT %(table_id)s, e.seq, e.type, e.schema_version, e.seat, %(now)s, e.data
+FROM advanced, jsonb_to_recordset(%(events)s::jsonb) AS e(seq integer, type text, schema_version integer, seat integer, data jsonb)
+"""
 
 
 class SqlUnitOfWork:
@@ -365,8 +379,8 @@ class SqlUnitOfWork:
             raise DuplicateTable(table_id)
 
     def lock_table(self, table_id: str) -> TableRow | None:
-        # The same round trip counts the table's webhooks: most tables have none, and then
-        # the command's notifications need no lookup per seat (see `webhook`).
+        # The row counts the table's webhooks: most tables have none, and then the
+        # command's notifications need no lookup per seat (see `webhook`).
         stmt = _LOCK_TABLE_FOR_UPDATE if self._postgres else _LOCK_TABLE
         r = self._conn.execute(stmt, {"locked_id": table_id}).one_or_none()
         if r is None:
@@ -569,6 +583,8 @@ class SqlUnitOfWork:
                     table_id=table_id, seat=seat, url=webhook.url, secret=webhook.secret, disabled=webhook.disabled
                 )
             )
+        counted = select(func.count()).select_from(w).where(w.c.table_id == table_id).scalar_subquery()
+        self._conn.execute(update(m.tables).where(m.tables.c.table_id == table_id).values(webhook_count=counted))
 
     def webhook(self, table_id: str, seat: int) -> Webhook | None:
         if table_id in self._hookless:
@@ -654,6 +670,15 @@ class SqlStore:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url, **engine_kwargs)
         self._postgres = self.engine.dialect.name == "postgresql"
+        # `append_if_current`'s one statement commits by itself: its connections are opened in
+        # autocommit mode once, rather than switched to it and back on every checkout.
+        self.autocommit_engine = self.engine
+        if self._postgres:
+            pooled = engine_kwargs.get("poolclass") is not NullPool
+            # Sized for the moves in flight at once: an overflow connection is opened for one
+            # statement and closed after it, which costs far more than the statement.
+            sized = {"pool_size": 10, "max_overflow": 10} if pooled else {}
+            self.autocommit_engine = make_engine(self.url, isolation_level="AUTOCOMMIT", **{**sized, **engine_kwargs})
         self._listener: _PgListener | None = None
         self._listener_guard = threading.Lock()
         self._disposed = False
@@ -677,6 +702,38 @@ class SqlStore:
                         conn.rollback()
                     except sa_exc.DBAPIError:
                         conn.invalidate()  # the connection is gone, and its transaction with it
+
+    def append_if_current(
+        self,
+        table_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        status: str,
+        now: datetime,
+        bots_due: bool = False,
+    ) -> list[StoredEvent] | None:
+        if not self._postgres or not events:
+            return append_in_unit_if_current(self, table_id, expected_version, events, status=status, now=now, bots_due=bots_due)
+        new_version = expected_version + len(events)
+        stored = [
+            StoredEvent(seq=expected_version + i, type=ev.type, schema_version=ev.schema_version, seat=ev.seat, at=now, data=ev.data)
+            for i, ev in enumerate(events, start=1)
+        ]
+        values = {
+            "table_id": table_id,
+            "expected_version": expected_version,
+            "new_version": new_version,
+            "status": status,
+            "now": now.astimezone(UTC),
+            "due": bots_due,
+            "payload": f"{table_id}:{new_version}",
+            "events": json.dumps([{"seq": e.seq, "type": e.type, "schema_version": e.schema_version, "seat": e.seat, "data": e.data} for e in stored]),
+        }
+        # A lost connection leaves an autocommitted statement's outcome unknown, as a COMMIT's.
+        with _translated(committing=True), self.autocommit_engine.connect() as conn:
+            inserted = conn.exec_driver_sql(_APPEND_IF_CURRENT, values).rowcount
+        return stored if inserted == len(stored) else None
 
     def _get_listener(self) -> _PgListener:
         with self._listener_guard:
@@ -742,6 +799,7 @@ class SqlStore:
         if prober is not None:
             prober.shutdown(wait=False, cancel_futures=True)
         self.engine.dispose()
+        self.autocommit_engine.dispose()
 
 
 # --------------------------------------------------------------------------- LISTEN/NOTIFY

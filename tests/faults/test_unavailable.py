@@ -16,7 +16,7 @@ from sqlalchemy import exc as sa_exc
 from api import create_app
 from api.service.clock import FakeClock
 from api.store import open_store
-from api.store.ports import Store, Unavailable
+from api.store.ports import Store, Unavailable, append_in_unit_if_current
 from api.store.sql import SqlStore, unavailable
 from conftest import TEST_SETTINGS
 
@@ -84,6 +84,9 @@ class Failing:
             raise self.on_begin
         with self.store.unit_of_work(**kwargs) as uow:
             yield _FailingCommit(uow, self)
+
+    def append_if_current(self, *args: Any, **kwargs: Any) -> Any:
+        return append_in_unit_if_current(self, *args, **kwargs)  # a move without the lock fails as a unit does
 
 
 class _FailingCommit:

@@ -115,15 +115,20 @@ def test_a_refused_move_leaves_the_cache_and_the_next_command_correct(service: T
     assert outcome.state.turn == other
 
 
-def test_a_command_that_fails_after_deciding_leaves_no_trace_in_the_cache(service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("way", ["under the lock", "without the lock"])
+def test_a_command_that_fails_after_deciding_leaves_no_trace_in_the_cache(service: TableService, monkeypatch: pytest.MonkeyPatch, way: str) -> None:
     table_id, seats = four_humans(service)
     version = service.version(table_id)
     cards = tuple(hand(service, seats[0])[:3])
 
-    def broken(*args: Any) -> None:
-        raise RuntimeError("the outbox is down")
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the database is down")
 
-    monkeypatch.setattr(notify, "enqueue", broken)
+    if way == "under the lock":  # the compare-and-set lost: the locked way, whose outbox breaks
+        monkeypatch.setattr(service.store, "append_if_current", lambda *args, **kwargs: None)
+        monkeypatch.setattr(notify, "enqueue", broken)
+    else:
+        monkeypatch.setattr(service.store, "append_if_current", broken)
     with pytest.raises(RuntimeError):
         service.choose_pass(seats[0], cards)
     monkeypatch.undo()

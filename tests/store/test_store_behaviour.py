@@ -98,6 +98,70 @@ def test_a_stale_expected_version_raises_and_writes_nothing(store):
             uow.append("no-such-table", 0, [event(1)], status="playing", now=T0)
 
 
+def test_append_if_current_appends_and_commits_when_the_version_matches(store):
+    new_table(store)
+    append(store, "t1", 0, [event(1)])
+    later = T0 + timedelta(minutes=1)
+    stored = store.append_if_current("t1", 1, [event(2), event(3, seat=None)], status="finished", now=later, bots_due=True)
+    assert [e.seq for e in stored] == [2, 3]
+    with store.unit_of_work(readonly=True) as uow:
+        assert uow.load_events("t1")[1:] == stored
+        row = uow.table_row("t1")
+    assert stored[1].seat is None and stored[0].data == {"n": 2, "card": "QS", "nested": {"ok": [1, "é"]}}
+    assert (row.version, row.status, row.updated_at, row.bots_due) == (3, "finished", later, True)
+
+
+def test_append_if_current_on_a_stale_version_writes_nothing(store):
+    new_table(store)
+    append(store, "t1", 0, [event(1)])
+    assert store.append_if_current("t1", 0, [event(99)], status="finished", now=T0) is None
+    assert store.append_if_current("no-such-table", 0, [event(1)], status="playing", now=T0) is None
+    with store.unit_of_work(readonly=True) as uow:
+        assert [e.data["n"] for e in uow.load_events("t1")] == [1]
+        assert (uow.table_row("t1").version, uow.table_row("t1").status) == (1, "playing")
+
+
+def test_append_if_current_writes_nothing_while_a_seat_has_a_webhook(store):
+    new_table(store)
+    hook = Webhook("t1", 1, "https://a.test/hook", "whsec_AAAA", False)
+    with store.unit_of_work() as uow:
+        uow.set_webhook(hook, table_id="t1", seat=1)
+        uow.set_webhook(Webhook("t1", 2, hook.url, hook.secret, True), table_id="t1", seat=2)
+        uow.commit()
+    with store.unit_of_work(readonly=True) as uow:
+        assert uow.table_row("t1").webhook_count == 2  # a disabled webhook counts too
+    assert store.append_if_current("t1", 0, [event(1)], status="playing", now=T0) is None
+    with store.unit_of_work() as uow:
+        uow.set_webhook(None, table_id="t1", seat=1)
+        uow.set_webhook(None, table_id="t1", seat=2)
+        uow.commit()
+    with store.unit_of_work(readonly=True) as uow:
+        assert uow.table_row("t1").webhook_count == 0
+        assert uow.load_events("t1") == []
+    assert [e.seq for e in store.append_if_current("t1", 0, [event(1)], status="playing", now=T0)] == [1]
+
+
+def test_racing_appends_if_current_at_one_version_let_exactly_one_through(store):
+    new_table(store)
+    barrier = threading.Barrier(8)
+    results: list[object] = []
+
+    def racer(n: int) -> None:
+        barrier.wait()
+        results.append(store.append_if_current("t1", 0, [event(n), event(n)], status="playing", now=datetime.now(UTC)))
+
+    threads = [threading.Thread(target=racer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winners = [r for r in results if r is not None]
+    assert len(results) == 8 and len(winners) == 1
+    with store.unit_of_work(readonly=True) as uow:
+        assert uow.load_events("t1") == winners[0]
+        assert uow.table_row("t1").version == 2
+
+
 def test_leaving_a_unit_without_commit_rolls_everything_back(store):
     new_table(store)
     with store.unit_of_work() as uow:
@@ -340,6 +404,21 @@ def test_a_waiter_wakes_when_another_thread_appends(store):
     finally:
         thread.join()
     assert time.monotonic() - started < 5
+
+
+def test_a_waiter_wakes_when_another_thread_appends_if_current(store):
+    new_table(store)
+
+    def writer():
+        time.sleep(0.3)
+        assert store.append_if_current("t1", 0, [event(1)], status="playing", now=T0) is not None
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert changed_within(store, "t1", 0, timeout=10) is True
+    finally:
+        thread.join()
 
 
 def test_a_waiter_times_out_when_nothing_changes(store):

@@ -40,6 +40,25 @@ def test_migrations_create_the_schema_on_a_fresh_sqlite_file(tmp_path):
     assert current(url) == head()
 
 
+def test_the_webhook_count_migration_counts_the_webhooks_already_set(tmp_path):
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    upgrade(url, "0003")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        for table_id in ("hooked", "plain"):
+            conn.execute(
+                text("INSERT INTO tables (table_id, version, status, invite_hash, created_at, updated_at) VALUES (:t, 0, 'waiting', :t, :at, :at)"),
+                {"t": table_id, "at": T0.replace(tzinfo=None)},
+            )
+        for seat in (1, 3):
+            conn.execute(text("INSERT INTO webhooks VALUES ('hooked', :seat, 'https://a.test/h', 'whsec_A', false)"), {"seat": seat})
+    upgrade(url)
+    with engine.connect() as conn:
+        counts = dict(conn.execute(text("SELECT table_id, webhook_count FROM tables")).all())
+    engine.dispose()
+    assert counts == {"hooked": 2, "plain": 0}
+
+
 def test_alembic_upgrade_head_from_the_repository_root_uses_database_url(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}"}
     alembic = Path(sys.executable).with_name("alembic")
