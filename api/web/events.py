@@ -7,6 +7,7 @@ from typing import Any
 from flask_smorest import Blueprint
 
 from . import schemas
+from .arguments import query_arguments
 from .auth import access
 from .context import service
 from .docs import INVALID, operation
@@ -15,7 +16,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1/tables", description="The ta
 
 
 @blp.route("/<table_id>/events", methods=["GET"])
-@blp.arguments(schemas.EventsQuerySchema(), location="query")
+@query_arguments(blp, schemas.EventsQuerySchema())
 @blp.response(200, schemas.EventPageSchema)
 @operation(blp, "listEvents", INVALID)
 def list_events(query: dict[str, Any], table_id: str) -> dict[str, Any]:

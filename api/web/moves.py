@@ -18,6 +18,7 @@ from ..service.errors import Forbidden, IdempotencyKeyReused, StaleVersion
 from ..service.tables import Access, Outcome
 from ..service.views_cache import render
 from . import schemas
+from .arguments import header_arguments
 from .context import service
 from .docs import INVALID, TOO_LARGE, Refusal, operation
 from .etags import set_view_etag, view_etag
@@ -50,7 +51,7 @@ def move(
     def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
         endpoint = operation(blp, operation_id, *refusals, *MOVE_REFUSALS)(handler)
         endpoint = blp.response(201, answer, headers=REPLAY_HEADER)(endpoint)
-        endpoint = blp.arguments(schemas.MoveHeadersSchema(), location="headers")(endpoint)
+        endpoint = header_arguments(blp, schemas.MoveHeadersSchema())(endpoint)
         if body is not None:
             endpoint = blp.arguments(body(), required=body_required, example=example)(endpoint)
         endpoint = view_etag(endpoint)

@@ -17,6 +17,7 @@ from flask_smorest import Blueprint
 
 from ..service.watch import follow
 from . import schemas
+from .arguments import header_arguments, query_arguments
 from .auth import access
 from .context import service
 from .docs import INVALID, operation
@@ -31,8 +32,8 @@ EXAMPLE = 'event: view\nid: 42\ndata: {"table_id": "3f9a1c0b7d2e4a6f8b10", "vers
 
 
 @blp.route("/<table_id>/stream", methods=["GET"])
-@blp.arguments(schemas.StreamQuerySchema(), location="query")
-@blp.arguments(schemas.StreamHeadersSchema(), location="headers")
+@query_arguments(blp, schemas.StreamQuerySchema())
+@header_arguments(blp, schemas.StreamHeadersSchema())
 @blp.response(
     200,
     schemas.STREAM_MESSAGE,

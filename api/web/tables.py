@@ -14,6 +14,7 @@ from ..engine import errors as rules
 from ..engine import rule_set
 from ..service.tables import Admission
 from . import schemas
+from .arguments import query_arguments
 from .auth import access
 from .context import service
 from .docs import INVALID, TOO_LARGE, operation
@@ -53,7 +54,7 @@ def create_table(body: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/<table_id>", methods=["GET"])
 @view_etag
-@blp.arguments(schemas.WaitQuerySchema(), location="query")
+@query_arguments(blp, schemas.WaitQuerySchema())
 @blp.response(200, schemas.TableViewSchema)
 @operation(blp, "getTable", INVALID)
 def get_table(query: dict[str, Any], table_id: str) -> Response:
