@@ -448,19 +448,10 @@ class TableService:
             decision, played = self._play(state, command, now)
         except RuleViolation:
             return None
-        after = played.state
-        stored = self.store.append_if_current(
-            table_id,
-            state.version,
-            [codec.encode(event) for event in played],
-            status=after.status.value,
-            now=now,
-            bots_due=bool(thinking_seats(after)),
-        )
-        if stored is None:
+        if self._append(self.store.append_if_current, table_id, state, played, now) is None:
             return None
-        self._committed(table_id, after)
-        return Outcome(after, decision.events)
+        self._committed(table_id, played.state)
+        return Outcome(played.state, decision.events)
 
     @contextmanager
     def _command_unit(self, keyed: idempotency.Recording | None) -> Iterator[UnitOfWork]:
@@ -498,17 +489,17 @@ class TableService:
     def _decide(self, uow: UnitOfWork, table_id: str, state: TableState, command: Command) -> Outcome:
         now = self.clock.now()
         decision, played = self._play(state, command, now)
+        self._append(uow.append, table_id, state, played, now)
+        notify.enqueue(uow, table_id, notify.plan(table_id, state, played.state), now)
+        return Outcome(played.state, decision.events)
+
+    @staticmethod
+    def _append(append: Callable[..., Any], table_id: str, state: TableState, played: Decision, now: datetime) -> Any:
+        """Write what `played` did after `state` with `append`: a unit of work's, or the
+        store's compare-and-set (`append_if_current`); its answer."""
         after = played.state
-        uow.append(
-            table_id,
-            state.version,
-            [codec.encode(event) for event in played],
-            status=after.status.value,
-            now=now,
-            bots_due=bool(thinking_seats(after)),
-        )
-        notify.enqueue(uow, table_id, notify.plan(table_id, state, after), now)
-        return Outcome(after, decision.events)
+        events = [codec.encode(event) for event in played]
+        return append(table_id, state.version, events, status=after.status.value, now=now, bots_due=bool(thinking_seats(after)))
 
     def _play(self, state: TableState, command: Command, now: datetime) -> tuple[Decision, Decision]:
         """The command's own decision, and the same followed by the inline bots' answers."""

@@ -290,6 +290,14 @@ def _table_row(r: Any) -> TableRow:
     )
 
 
+def _numbered(expected_version: int, events: Sequence[NewEvent], now: datetime) -> list[StoredEvent]:
+    """`events` as they are stored after `expected_version`: numbered on from it, at `now`."""
+    return [
+        StoredEvent(seq=expected_version + i, type=ev.type, schema_version=ev.schema_version, seat=ev.seat, at=now, data=ev.data)
+        for i, ev in enumerate(events, start=1)
+    ]
+
+
 def _outbox_message(r: Any) -> OutboxMessage:
     return OutboxMessage(
         id=r.id,
@@ -446,17 +454,7 @@ class SqlUnitOfWork:
                 f"table {table_id}: expected version {expected_version}, "
                 + ("no such table" if current is None else f"found {current.version}")
             )
-        stored = [
-            StoredEvent(
-                seq=expected_version + i,
-                type=ev.type,
-                schema_version=ev.schema_version,
-                seat=ev.seat,
-                at=now,
-                data=ev.data,
-            )
-            for i, ev in enumerate(events, start=1)
-        ]
+        stored = _numbered(expected_version, events, now)
         if stored:
             self._conn.execute(
                 _INSERT_EVENTS,
@@ -716,10 +714,7 @@ class SqlStore:
         if not self._postgres or not events:
             return append_in_unit_if_current(self, table_id, expected_version, events, status=status, now=now, bots_due=bots_due)
         new_version = expected_version + len(events)
-        stored = [
-            StoredEvent(seq=expected_version + i, type=ev.type, schema_version=ev.schema_version, seat=ev.seat, at=now, data=ev.data)
-            for i, ev in enumerate(events, start=1)
-        ]
+        stored = _numbered(expected_version, events, now)
         values = {
             "table_id": table_id,
             "expected_version": expected_version,

@@ -389,12 +389,16 @@ def test_update_message_with_expected_attempts_is_a_compare_and_set(store):
 # (memory and PostgreSQL tell of commits; SQLite has no feed, so waiters poll)
 
 
-def test_a_waiter_wakes_when_another_thread_appends(store):
+@pytest.mark.parametrize("way", ["in a unit of work", "if current"])
+def test_a_waiter_wakes_when_another_thread_appends(store, way):
     new_table(store)
 
     def writer():
         time.sleep(0.3)
-        append(store, "t1", 0, [event(1)])
+        if way == "if current":
+            assert store.append_if_current("t1", 0, [event(1)], status="playing", now=T0) is not None
+        else:
+            append(store, "t1", 0, [event(1)])
 
     thread = threading.Thread(target=writer)
     started = time.monotonic()
@@ -404,21 +408,6 @@ def test_a_waiter_wakes_when_another_thread_appends(store):
     finally:
         thread.join()
     assert time.monotonic() - started < 5
-
-
-def test_a_waiter_wakes_when_another_thread_appends_if_current(store):
-    new_table(store)
-
-    def writer():
-        time.sleep(0.3)
-        assert store.append_if_current("t1", 0, [event(1)], status="playing", now=T0) is not None
-
-    thread = threading.Thread(target=writer)
-    thread.start()
-    try:
-        assert changed_within(store, "t1", 0, timeout=10) is True
-    finally:
-        thread.join()
 
 
 def test_a_waiter_times_out_when_nothing_changes(store):
