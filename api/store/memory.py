@@ -31,6 +31,7 @@ from .ports import (
     TableRow,
     Webhook,
     append_in_unit_if_current,
+    in_utc,
 )
 
 _MISSING = object()
@@ -38,12 +39,6 @@ _MISSING = object()
 
 def _json_copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
-
-
-def _aware(value: datetime) -> datetime:
-    if value.tzinfo is None:
-        raise ValueError(f"naive datetime {value!r}: pass a timezone-aware one")
-    return value.astimezone(UTC)
 
 
 class _Idem:
@@ -92,7 +87,7 @@ class MemoryUnitOfWork:
         s = self._s
         if table_id in s.tables or invite_hash in s.invites:
             raise DuplicateTable(table_id)
-        now = _aware(now)
+        now = in_utc(now)
         self._set(s.tables, table_id, TableRow(table_id, 0, "waiting", invite_hash, now, now))
         self._set(s.invites, invite_hash, table_id)
         self._set(s.events, table_id, [])
@@ -131,7 +126,7 @@ class MemoryUnitOfWork:
                 f"table {table_id}: expected version {expected_version}, "
                 + ("no such table" if row is None else f"found {row.version}")
             )
-        now = _aware(now)
+        now = in_utc(now)
         stored = [
             StoredEvent(expected_version + i, ev.type, ev.schema_version, ev.seat, now, _json_copy(ev.data))
             for i, ev in enumerate(events, start=1)
@@ -180,12 +175,12 @@ class MemoryUnitOfWork:
         return entry
 
     def idempotent_response(self, scope: str, key: str, now: datetime | None = None) -> IdempotentResponse | None:
-        entry = self._live(scope, key, _aware(now) if now is not None else datetime.now(UTC))
+        entry = self._live(scope, key, in_utc(now) if now is not None else datetime.now(UTC))
         return None if entry is None else entry.response
 
     def record_idempotent(self, scope: str, key: str, response: IdempotentResponse, now: datetime) -> IdempotentResponse:
         self._writing()
-        now = _aware(now)
+        now = in_utc(now)
         live = self._live(scope, key, now)
         if live is not None:
             return live.response
@@ -195,7 +190,7 @@ class MemoryUnitOfWork:
 
     def purge_idempotent(self, before: datetime, limit: int) -> int:
         self._writing()
-        before = _aware(before)
+        before = in_utc(before)
         old = [k for k, entry in self._s.idempotency.items() if entry.created_at < before][: max(limit, 0)]
         for k in old:
             self._delete(self._s.idempotency, k)
@@ -224,7 +219,7 @@ class MemoryUnitOfWork:
         self._writing()
         if message.id in self._s.outbox:
             raise KeyError(f"duplicate outbox id {message.id}")
-        _aware(message.next_attempt_at)
+        in_utc(message.next_attempt_at)
         self._set(self._s.outbox, message.id, message)
 
     def outbox_backlog(self) -> tuple[int, datetime | None]:
@@ -232,7 +227,7 @@ class MemoryUnitOfWork:
         return len(pending), min(pending, default=None)
 
     def claim_due(self, now: datetime, limit: int) -> list[OutboxMessage]:
-        now = _aware(now)
+        now = in_utc(now)
         due = [m for m in self._s.outbox.values() if m.status == "pending" and m.next_attempt_at <= now]
         due.sort(key=lambda m: (m.next_attempt_at, m.id))
         return due[: max(limit, 0)]
@@ -252,7 +247,7 @@ class MemoryUnitOfWork:
                 old.type,
                 old.payload,
                 message.attempts,
-                _aware(message.next_attempt_at),
+                in_utc(message.next_attempt_at),
                 message.status,
                 message.last_error,
             ),

@@ -31,6 +31,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 
+from .ports import in_utc
+
 # Stable constraint names, so that later migrations can refer to them.
 metadata = MetaData(
     naming_convention={
@@ -58,9 +60,7 @@ class UtcDateTime(TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        if value.tzinfo is None:
-            raise ValueError(f"naive datetime {value!r}: pass a timezone-aware one")
-        value = value.astimezone(UTC)
+        value = in_utc(value)
         if dialect.name == "sqlite":
             value = value.replace(tzinfo=None)
         return value

@@ -12,8 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
+
+
+def in_utc(moment: datetime) -> datetime:
+    """`moment` in UTC. A store keeps only timezone-aware datetimes: a naive one is refused (it is always a bug here)."""
+    if moment.tzinfo is None:
+        raise ValueError(f"naive datetime {moment!r}: pass a timezone-aware one")
+    return moment.astimezone(UTC)
 
 
 IDEMPOTENCY_TTL = timedelta(hours=24)

@@ -57,6 +57,7 @@ from .ports import (
     Unavailable,
     Webhook,
     append_in_unit_if_current,
+    in_utc,
 )
 
 log = logging.getLogger(__name__)
@@ -720,7 +721,7 @@ class SqlStore:
             "expected_version": expected_version,
             "new_version": new_version,
             "status": status,
-            "now": now.astimezone(UTC),
+            "now": in_utc(now),  # as UtcDateTime binds it for the locked way
             "due": bots_due,
             "payload": f"{table_id}:{new_version}",
             "events": json.dumps([{"seq": e.seq, "type": e.type, "schema_version": e.schema_version, "seat": e.seat, "data": e.data} for e in stored]),

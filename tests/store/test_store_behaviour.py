@@ -141,6 +141,17 @@ def test_append_if_current_writes_nothing_while_a_seat_has_a_webhook(store):
     assert [e.seq for e in store.append_if_current("t1", 0, [event(1)], status="playing", now=T0)] == [1]
 
 
+def test_both_appends_refuse_a_naive_datetime_and_write_nothing(store):
+    new_table(store)
+    naive = T0.replace(tzinfo=None)
+    with pytest.raises(Exception, match="naive datetime"):
+        store.append_if_current("t1", 0, [event(1)], status="playing", now=naive)
+    with store.unit_of_work() as uow, pytest.raises(Exception, match="naive datetime"):
+        uow.append("t1", 0, [event(1)], status="playing", now=naive)
+    with store.unit_of_work(readonly=True) as uow:
+        assert uow.load_events("t1") == [] and uow.table_row("t1").version == 0
+
+
 def test_racing_appends_if_current_at_one_version_let_exactly_one_through(store):
     new_table(store)
     barrier = threading.Barrier(8)
